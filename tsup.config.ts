@@ -1,0 +1,13 @@
+import { defineConfig } from "tsup";
+
+// Dependencies stay external: a fully bundled ESM build breaks on their dynamic require calls.
+export default defineConfig({
+  entry: { cli: "src/cli.ts", index: "src/index.ts" },
+  format: ["esm"],
+  target: "node20",
+  platform: "node",
+  sourcemap: true,
+  clean: false,
+  splitting: true,
+  dts: false,
+});

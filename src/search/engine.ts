@@ -1,4 +1,4 @@
-import FlexSearch from "flexsearch";
+import FlexSearch, { type Index } from "flexsearch";
 import { stem, words } from "./text.js";
 import { correct } from "./spelling.js";
 
@@ -78,7 +78,7 @@ export async function buildIndex(fields: FieldSpec[], documents: SearchDocument[
 }
 
 export class SearchEngine {
-  private readonly indexes: { weight: number; index: FlexSearch.Index }[];
+  private readonly indexes: { weight: number; index: Index }[];
   private readonly vocabulary: Map<string, number>;
   private readonly terms: Set<string>;
   private readonly ids: string[];

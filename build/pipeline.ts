@@ -1,0 +1,53 @@
+import { performance } from "node:perf_hooks";
+import { compileCatalog } from "./compile.js";
+import { crossCheck } from "./crosscheck.js";
+import { sortDiagnostics, type Diagnostic } from "./diagnostics.js";
+import { publishCatalog } from "./publish.js";
+import { loadContent, type SourceFile } from "./source.js";
+import { validateFile } from "./validate.js";
+import { MANIFEST_FILE, type Manifest } from "../src/catalog/types.js";
+
+/** The stages in order: load → validate → cross-check → (compile → publish). */
+export interface CheckResult {
+  files: SourceFile[];
+  diagnostics: Diagnostic[];
+  errors: number;
+  warnings: number;
+}
+
+export interface BuildResult extends CheckResult {
+  manifest?: Manifest;
+  /** Folder the catalog was published to (only when there were no errors). */
+  published?: string;
+  milliseconds: number;
+}
+
+export async function checkContent(contentDir: string, label = contentDir): Promise<CheckResult> {
+  const loaded = await loadContent(contentDir, label);
+  const diagnostics = [...loaded.diagnostics];
+  const valid: SourceFile[] = [];
+  for (const file of loaded.files) {
+    const found = validateFile(file);
+    diagnostics.push(...found);
+    if (found.length === 0) valid.push(file);
+  }
+  // Cross-checks look at valid files only, so one mistake is not reported twice.
+  diagnostics.push(...crossCheck(valid, label.replace(/\/$/, "")));
+  const sorted = sortDiagnostics(diagnostics);
+  return {
+    files: loaded.files,
+    diagnostics: sorted,
+    errors: sorted.filter((d) => d.severity === "error").length,
+    warnings: sorted.filter((d) => d.severity === "warning").length,
+  };
+}
+
+export async function buildCatalog(options: { content: string; catalog: string; label?: string }): Promise<BuildResult> {
+  const started = performance.now();
+  const check = await checkContent(options.content, options.label ?? options.content);
+  if (check.errors > 0) return { ...check, milliseconds: performance.now() - started };
+  const output = await compileCatalog(check.files);
+  const manifest = JSON.parse(output[MANIFEST_FILE]!) as Manifest;
+  const published = await publishCatalog(options.catalog, output, manifest.contentHash);
+  return { ...check, manifest, published, milliseconds: performance.now() - started };
+}

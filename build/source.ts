@@ -1,0 +1,195 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join, posix } from "node:path";
+import matter from "gray-matter";
+import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from "yaml";
+import type { Diagnostic } from "./diagnostics.js";
+import type { SchemaName } from "./schemas.js";
+import type { PathSegment } from "../src/validation/explain.js";
+
+/**
+ * Reads the content tree into parsed source files that remember where every value came from, so
+ * later stages can point an editor at `file:line:column` of any field.
+ */
+
+export interface SourceFile {
+  kind: SchemaName;
+  /** The item's id: its file name without extension. */
+  id: string;
+  /** The path reported to editors (content folder + relative path, forward slashes). */
+  file: string;
+  data: unknown;
+  /** Markdown body (front-matter files only), as the editor wrote it. */
+  body: string;
+  bodyLine: number;
+  /** Line and column of a field's value, or of its key (for unknown keys); falls back to the nearest parent. */
+  locate(path: readonly PathSegment[], at?: "value" | "key"): { line: number; column: number };
+}
+
+interface Layout {
+  kind: SchemaName;
+  /** Folder (collection) or exact file (singleton), relative to the content root. */
+  folder?: string;
+  file?: string;
+}
+
+export const LAYOUT: readonly Layout[] = [
+  { kind: "company", file: "company.yaml" },
+  { kind: "service", folder: "services" },
+  { kind: "technique", folder: "techniques" },
+  { kind: "product", folder: "products" },
+  { kind: "faq", folder: "faq" },
+  { kind: "tool", folder: "tools" },
+  { kind: "advisor", file: "gpt/advisor.md" },
+  { kind: "ticketRubric", file: "rubrics/ticket.yaml" },
+  { kind: "quoteRubric", file: "rubrics/quote.yaml" },
+];
+
+export const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+export interface LoadResult {
+  files: SourceFile[];
+  diagnostics: Diagnostic[];
+  /** Every file read, with its bytes, for the content hash. */
+  raw: { path: string; text: string }[];
+}
+
+async function listFiles(root: string, dir = ""): Promise<string[]> {
+  const entries = await readdir(join(root, dir), { withFileTypes: true }).catch(() => []);
+  const out: string[] = [];
+  for (const entry of entries) {
+    if (entry.name.startsWith(".")) continue;
+    const rel = dir ? posix.join(dir, entry.name) : entry.name;
+    if (entry.isDirectory()) out.push(...(await listFiles(root, rel)));
+    else out.push(rel);
+  }
+  return out.sort();
+}
+
+function kindOf(rel: string): SchemaName | undefined {
+  for (const layout of LAYOUT) {
+    if (layout.file === rel) return layout.kind;
+    if (layout.folder && posix.dirname(rel) === layout.folder && rel.endsWith(".md")) return layout.kind;
+  }
+  return undefined;
+}
+
+function expectedPlaces(): string {
+  return LAYOUT.map((l) => l.file ?? `${l.folder}/<slug>.md`).join(", ");
+}
+
+export async function loadContent(root: string, label = root): Promise<LoadResult> {
+  const files: SourceFile[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const raw: LoadResult["raw"] = [];
+  const at = (rel: string) => posix.join(label.replace(/\\/g, "/").replace(/\/$/, ""), rel);
+
+  const present = await listFiles(root);
+  for (const rel of present) {
+    const file = at(rel);
+    const kind = kindOf(rel);
+    if (!kind) {
+      if (/\.(md|ya?ml)$/.test(rel)) {
+        diagnostics.push({
+          file, line: 1, column: 1, severity: "error",
+          message: `this file is not part of any content kind; content files live at ${expectedPlaces()}`,
+        });
+      }
+      continue;
+    }
+    const text = await readFile(join(root, rel), "utf8");
+    raw.push({ path: rel, text });
+    const id = posix.basename(rel).replace(/\.(md|ya?ml)$/, "");
+    if (!SLUG.test(id)) {
+      const suggestion = id.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+      diagnostics.push({
+        file, line: 1, column: 1, severity: "error",
+        message: `file name "${id}" is not a valid id: use lowercase words joined by hyphens, e.g. rename it to "${suggestion}${posix.extname(rel)}"`,
+      });
+      continue;
+    }
+    const parsed = rel.endsWith(".md") ? parseFrontMatter(text, file, diagnostics) : parseYaml(text, file, diagnostics);
+    if (parsed) files.push({ kind, id, file, ...parsed });
+  }
+
+  for (const layout of LAYOUT) {
+    if (layout.file && !present.includes(layout.file)) {
+      diagnostics.push({
+        file: at(layout.file), line: 1, column: 1, severity: "error",
+        message: `required file is missing: create ${layout.file}`,
+      });
+    }
+  }
+  return { files, diagnostics, raw };
+}
+
+type Parsed = Omit<SourceFile, "kind" | "id" | "file">;
+
+function parseYaml(text: string, file: string, diagnostics: Diagnostic[], bodyLine = 0, body = ""): Parsed | undefined {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    for (const error of doc.errors) {
+      const pos = lineCounter.linePos(error.pos[0]);
+      const reason = error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
+      diagnostics.push({ file, line: pos.line, column: pos.col, severity: "error", message: `YAML syntax error: ${reason}` });
+    }
+    return undefined;
+  }
+  return { data: doc.toJS() ?? {}, body, bodyLine, locate: locator(doc, lineCounter) };
+}
+
+function parseFrontMatter(text: string, file: string, diagnostics: Diagnostic[]): Parsed | undefined {
+  const firstLine = text.split("\n", 1)[0]!;
+  if (!/^---\s*$/.test(firstLine)) {
+    const message = /^---/.test(firstLine)
+      ? `front matter must be YAML: "${firstLine.trim()}" selects another engine (JavaScript front matter would run code at build time); start the file with a plain "---" line`
+      : `front matter is missing: start the file with a "---" line, the YAML fields, and another "---" line`;
+    diagnostics.push({ file, line: 1, column: 1, severity: "error", message });
+    return undefined;
+  }
+  let front = "";
+  // An options object bypasses gray-matter's shared cache; the engine only hands us the text,
+  // which `yaml` parses with positions (gray-matter's own js-yaml engine is never used).
+  const parsed = matter(text, {
+    engines: {
+      yaml: (source: string) => {
+        front = source;
+        return {};
+      },
+    },
+  });
+  if (text.indexOf("\n---", 3) < 0) {
+    diagnostics.push({ file, line: 1, column: 1, severity: "error", message: `front matter is not closed: add a "---" line after the last field` });
+    return undefined;
+  }
+  const bodyStart = text.length - parsed.content.length;
+  const bodyLine = text.slice(0, bodyStart).split("\n").length;
+  // `front` starts right after the opening "---", so its offsets map to the file's own lines.
+  return parseYaml(front, file, diagnostics, bodyLine, parsed.content.replace(/^\n+/, "").trimEnd());
+}
+
+function locator(doc: Document, lineCounter: LineCounter): SourceFile["locate"] {
+  const position = (node: Node | null | undefined) => {
+    const offset = node?.range?.[0];
+    if (offset === undefined) return undefined;
+    const pos = lineCounter.linePos(offset);
+    return { line: pos.line, column: pos.col };
+  };
+  return (path, at = "value") => {
+    for (let depth = path.length; depth >= 0; depth--) {
+      const prefix = path.slice(0, depth);
+      if (at === "key" && depth === path.length && depth > 0) {
+        const parent = prefix.length > 1 ? doc.getIn(prefix.slice(0, -1), true) : doc.contents;
+        if (isMap(parent)) {
+          const pair = parent.items.find((p) => isScalar(p.key) && p.key.value === path[path.length - 1]);
+          const pos = position(pair?.key as Node | undefined);
+          if (pos) return pos;
+        }
+      }
+      const node = (depth === 0 ? doc.contents : doc.getIn(prefix, true)) as Node | null | undefined;
+      const pos = position(node);
+      if (pos) return pos;
+    }
+    return { line: 1, column: 1 };
+  };
+}

@@ -1,0 +1,293 @@
+import { arr, bool, email, int, num, obj, requiredText, str, text, texts, type JsonSchema } from "./schema.js";
+
+/**
+ * The one table of every endpoint. Routes, input validation, openapi.json, the API index, the
+ * GPT advisor's actions and the MCP tools are all derived from it; nothing lists endpoints twice.
+ */
+export interface Operation {
+  operationId: string;
+  method: "GET" | "POST";
+  /** OpenAPI form, e.g. /api/v1/services/{id}. */
+  path: string;
+  /** ≤ 300 characters (GPT Actions reject longer). */
+  summary: string;
+  description: string;
+  tag: string;
+  params?: JsonSchema;
+  query?: JsonSchema;
+  body?: JsonSchema;
+  /** Schema of the envelope's `data`. */
+  data: JsonSchema;
+  /** The envelope's `type`, where the spec names one. */
+  type?: string;
+  /** Error statuses this operation can answer besides 413/415/429 rate limiting and 500. */
+  errors: number[];
+  /** Served from the catalog: cacheable, with an ETag. */
+  catalog?: boolean;
+  /** Answered as a bare document, without the envelope, because importers need the document itself. */
+  raw?: boolean;
+  /** The GPT advisor action this operation is offered as, with when to use it. */
+  action?: { name: string; when: string };
+  /** For GPT Actions: ask the user before every call (true) or allow "always allow" (false). */
+  consequential?: boolean;
+}
+
+export const API_PREFIX = "/api/v1";
+export const API_VERSION = "1.0.0";
+
+export const LIMITS = {
+  query: 500,
+  faqLimitMax: 20,
+  quoteText: 50_000,
+  ticketText: 20_000,
+  description: 10_000,
+  shortText: 200,
+  mediumText: 2_000,
+  listItems: 20,
+  bodyBytes: 64 * 1024,
+  freeTicketReviews: 5,
+} as const;
+
+// ---- shared data shapes ---------------------------------------------------------------------
+
+const pricing = obj({ model: text, from: num, currency: text, unit: text });
+const serviceSummary = obj({
+  id: text, title: text, summary: text, category: text, tags: texts, pricing, duration: text, url: text,
+});
+const serviceDetail = obj({
+  ...(serviceSummary.properties as Record<string, JsonSchema>),
+  problems: texts, deliverables: texts, techniques: texts, products: texts, description: str(100_000, "Markdown."),
+});
+const technique = obj({ id: text, title: text, summary: text, category: text, tags: texts, since: int, description: text });
+const product = obj({
+  id: text, title: text, tagline: text, summary: text, problems: texts, capabilities: texts,
+  features: arr(obj({ name: text, description: text })),
+  plans: arr(obj({ name: text, price: num, currency: text, period: text, description: text, features: texts })),
+  services: texts, description: text, url: text,
+});
+const criterion = obj({
+  id: text, title: text, status: { type: "string", enum: ["met", "partial", "missing"] }, points: num, weight: num,
+  evidence: text, advice: text,
+});
+const reference = (prefix: string) => str(64, `Reference of the stored submission, starting with ${prefix}.`);
+
+const clientIdField = str(LIMITS.shortText, "Client identifier for the free-review allowance. Same as the X-Service-Client-Id header; the body wins when both are sent.");
+const idempotencyHint = "Send an Idempotency-Key header to retry safely.";
+
+// ---- the table ------------------------------------------------------------------------------
+
+export const operations: Operation[] = [
+  {
+    operationId: "getApiIndex", method: "GET", path: "/api/v1", tag: "Discovery", catalog: true, errors: [],
+    summary: "API index: endpoints, version and hints for LLMs",
+    description: "Machine-readable index of every endpoint with method, path, operationId and summary, plus hints on which to call first.",
+    data: obj({
+      name: text, version: text, description: text, documentation: text, openapi: text,
+      endpoints: arr(obj({ method: text, path: text, operationId: text, summary: text })), hints: texts,
+    }, ["name", "version", "documentation", "openapi", "endpoints"]),
+  },
+  {
+    operationId: "getCapabilities", method: "GET", path: "/api/v1/capabilities", tag: "Discovery", catalog: true, errors: [],
+    summary: "Compact overview of the company, skills, services, techniques and products",
+    description: "Everything the company offers in one small answer, meant as context for an LLM.",
+    data: obj({
+      company: obj({ name: text, tagline: text, description: text }), skills: texts,
+      services: arr(obj({ id: text, title: text, summary: text })),
+      techniques: arr(obj({ id: text, title: text, category: text })),
+      products: arr(obj({ id: text, title: text, tagline: text })),
+    }),
+  },
+  {
+    operationId: "listServices", method: "GET", path: "/api/v1/services", tag: "Catalog", catalog: true, errors: [],
+    summary: "List all services",
+    description: "Every service with its id, summary, category, starting price and address. Fetch one by id for problems, deliverables and the full description.",
+    data: obj({ count: int, services: arr(serviceSummary) }),
+  },
+  {
+    operationId: "getService", method: "GET", path: "/api/v1/services/{id}", tag: "Catalog", catalog: true, errors: [404],
+    summary: "Get one service by slug or id",
+    description: "Full service detail: problems it solves, deliverables, pricing, duration, related techniques and products, description in Markdown.",
+    params: obj({ id: str(LIMITS.shortText, "Service slug, e.g. ai-agents (see listServices).") }, ["id"]),
+    data: serviceDetail,
+  },
+  {
+    operationId: "listTechniques", method: "GET", path: "/api/v1/techniques", tag: "Catalog", catalog: true, errors: [],
+    summary: "List development techniques and stack",
+    description: "Languages, frameworks, practices, infrastructure and AI methods the company works with.",
+    data: obj({ count: int, techniques: arr(technique) }),
+  },
+  {
+    operationId: "getCoda", method: "GET", path: "/api/v1/alpha", tag: "Products", catalog: true, errors: [],
+    summary: "alpha: the AI-assisted application development platform",
+    description: "Platform information, capabilities, features and plans with prices of alpha.",
+    data: product,
+  },
+  {
+    operationId: "getTesla", method: "GET", path: "/api/v1/beta", tag: "Products", catalog: true, errors: [],
+    summary: "beta: the management and security platform",
+    description: "Information, capabilities, features and plans with prices of beta.",
+    data: product,
+  },
+  {
+    operationId: "getCodaSecure", method: "GET", path: "/api/v1/alpha-secure", tag: "Products", catalog: true, errors: [],
+    summary: "alpha-secure: the codebase security-scan product",
+    description: "Features, capabilities, pricing and plans of alpha-secure.",
+    data: product,
+  },
+  {
+    operationId: "recommend", method: "GET", path: "/api/v1/recommend", tag: "Recommendation", catalog: true, errors: [400],
+    summary: "Rank services and products for a problem described in plain words",
+    description: "Send the visitor's problem or project in their own words as q (or problem). Returns services and products ranked by a 0-1 score, with why each matched.",
+    action: { name: "recommend", when: "The visitor describes a problem, project or need and wants to know which services or products fit." },
+    query: obj({
+      q: str(LIMITS.query, "Problem or project description in plain words."),
+      problem: str(LIMITS.query, "Alias for q."),
+      limit: { type: "integer", minimum: 1, maximum: 10, default: 5, description: "Number of results, 1-10." },
+    }),
+    data: obj({
+      query: text, count: int,
+      results: arr(obj({ kind: { type: "string", enum: ["service", "product"] }, id: text, title: text, summary: text, score: num, reasons: texts, url: text })),
+    }),
+  },
+  {
+    operationId: "searchFaq", method: "GET", path: "/api/v1/faq/search", tag: "FAQ", catalog: true, errors: [400],
+    summary: "Search the FAQ; every result carries a citation (citeAs)",
+    description: "Full-text search over the FAQ with typo tolerance. Quote the citeAs of each answer you use.",
+    action: { name: "faqSearch", when: "The visitor asks about pricing, process, contracts, NDA, IP, security, data privacy, AI use, reviews or products." },
+    query: obj({
+      q: requiredText(LIMITS.query, "Question or keywords."),
+      limit: { type: "integer", minimum: 1, maximum: LIMITS.faqLimitMax, default: 5, description: `Number of results, 1-${LIMITS.faqLimitMax}.` },
+    }, ["q"]),
+    data: obj({
+      query: text, count: int,
+      results: arr(obj({ id: text, question: text, answer: text, category: text, updated: text, score: num, url: text, citeAs: text })),
+    }),
+  },
+  {
+    operationId: "reviewQuote", method: "POST", path: "/api/v1/quotes/review", tag: "Quotes", errors: [400],
+    summary: "Review an existing quote: completeness score out of 10 and a counter proposal",
+    description: `Paste a quote or statement of work as plain text. Returns a score out of 10 (8 passes), every criterion with evidence and advice, and a counter proposal. ${idempotencyHint}`,
+    action: { name: "reviewQuote", when: "The visitor pastes or describes a quote or statement of work from any vendor and wants it checked." },
+    consequential: false,
+    body: obj({
+      quoteText: requiredText(LIMITS.quoteText, "The full quote as plain text."),
+      companyName: str(LIMITS.shortText, "Company that received the quote."),
+      contactEmail: email(),
+      context: str(LIMITS.mediumText, "Anything the reviewer should know."),
+      fileName: str(LIMITS.shortText, "Name of the original file."),
+    }, ["quoteText"]),
+    data: obj({
+      reference: reference("quote-review-"), score: num, threshold: num, passed: bool, summary: text,
+      criteria: arr(criterion), consistency: arr(obj({ check: text, ok: bool, message: text })),
+      counterProposal: obj({ keep: texts, clarify: texts, add: arr(obj({ section: text, clause: text })), services: arr(obj({ id: text, title: text, from: num, currency: text, url: text })) }),
+    }),
+  },
+  {
+    operationId: "requestQuote", method: "POST", path: "/api/v1/quotes/request", tag: "Quotes", errors: [400],
+    summary: "Request a new quote and get a draft proposal",
+    description: `Describe the project; returns a draft proposal with recommended services, phases, an estimate range from catalog prices, assumptions, open questions and next steps. ${idempotencyHint}`,
+    action: { name: "requestQuote", when: "The visitor wants a proposal or price for a new project; collect the description, budget and timeline first." },
+    consequential: true,
+    body: obj({
+      projectDescription: requiredText(LIMITS.description, "What should be built or solved."),
+      companyName: str(LIMITS.shortText, "Company name."),
+      contactEmail: email(),
+      budget: str(LIMITS.shortText, "Budget in free text."),
+      timeline: str(LIMITS.shortText, "Timeline in free text."),
+      servicesInterested: arr(str(LIMITS.shortText), { maxItems: LIMITS.listItems, description: "Service ids (see listServices)." }),
+      requestedBy: str(LIMITS.shortText, "Who submits: gpt, agent or human."),
+    }, ["projectDescription"]),
+    data: obj({ reference: reference("quote-"), proposal: { type: "object" } }),
+  },
+  {
+    operationId: "reviewTicket", method: "POST", path: "/api/v1/tickets/review", tag: "Tickets", errors: [400, 429],
+    summary: "Rate a ticket 0-10 (8 passes); 5 free reviews per clientId, then contactEmail",
+    description: `Rates a bug, feature, question or task ticket with evidence and advice per criterion and a rewritten skeleton. After 5 free reviews per clientId, send contactEmail. ${idempotencyHint}`,
+    action: { name: "reviewTicket", when: "The visitor pastes a ticket, issue or bug report and wants it rated. Pass a stable clientId; after 5 free reviews ask for an e-mail." },
+    consequential: false,
+    body: obj({
+      ticketText: requiredText(LIMITS.ticketText, "The ticket as plain text or Markdown."),
+      clientId: clientIdField,
+      contactEmail: email("Required once the 5 free reviews of the clientId are used."),
+      title: str(LIMITS.shortText, "Ticket title."),
+      type: { type: "string", enum: ["bug", "feature", "question", "task"], description: "Ticket type; inferred from the text when absent." },
+    }, ["ticketText"]),
+    data: obj({
+      reference: reference("ticket-review-"), rating: num, threshold: num, passed: bool, type: text, typeInferred: bool,
+      summary: text, criteria: arr(criterion), skeleton: text, usage: { type: "object" },
+    }),
+  },
+  {
+    operationId: "getTicketUsage", method: "GET", path: "/api/v1/tickets/usage", tag: "Tickets", errors: [400],
+    summary: "Remaining free ticket reviews for a clientId",
+    description: "How many of the 5 free ticket reviews a clientId has used and whether an e-mail is now required.",
+    query: obj({ clientId: requiredText(LIMITS.shortText, "Client identifier.") }, ["clientId"]),
+    data: obj({ clientId: text, used: int, freeLimit: int, remaining: int, emailRequired: bool }),
+  },
+  {
+    operationId: "joinWaitlist", method: "POST", path: "/api/v1/waitlist", tag: "Tools Lab", errors: [400],
+    summary: "Join the Tools Lab waitlist for early access",
+    description: `Signs a person up for early access to Tools Lab tools; the same e-mail again updates the interests. ${idempotencyHint}`,
+    action: { name: "joinWaitlist", when: "The visitor wants early access to a Tools Lab tool; ask for name and e-mail and their consent." },
+    consequential: true,
+    body: obj({
+      name: requiredText(LIMITS.shortText, "Full name."),
+      email: email("E-mail address for the invitation."),
+      company: str(LIMITS.shortText, "Company."),
+      role: str(LIMITS.shortText, "Role."),
+      toolsInterested: arr(str(LIMITS.shortText), { maxItems: LIMITS.listItems, description: "Tool ids (see listWaitlistTools)." }),
+      source: str(LIMITS.shortText, "Where the sign-up comes from."),
+    }, ["name", "email"]),
+    data: obj({ reference: reference("waitlist-"), email: text, toolsInterested: texts, message: text }),
+  },
+  {
+    operationId: "listWaitlistTools", method: "GET", path: "/api/v1/waitlist/tools", tag: "Tools Lab", catalog: true, errors: [],
+    summary: "Available and upcoming Tools Lab tools",
+    description: "Tools Lab tools with status available or upcoming; use their ids in joinWaitlist.",
+    data: obj({ available: arr(obj({ id: text, title: text, summary: text, url: text })), upcoming: arr(obj({ id: text, title: text, summary: text, expected: text })) }),
+  },
+  {
+    operationId: "submitLeadIntent", method: "POST", path: "/api/v1/leads/intent", tag: "Leads", errors: [400],
+    summary: "Hand over a lead from a conversation",
+    description: `Records who wants what so a person follows up. The same conversationId again returns the same reference. ${idempotencyHint}`,
+    action: { name: "submitLead", when: "The visitor wants to be contacted, a demo, a security check or a partnership; ask consent first and set requestedBy to gpt." },
+    consequential: true,
+    body: obj({
+      description: requiredText(LIMITS.description, "What the person needs, in a few sentences."),
+      name: str(LIMITS.shortText, "Name."),
+      email: email(),
+      company: str(LIMITS.shortText, "Company."),
+      intent: str(LIMITS.shortText, "One of quote, security, ticket, partnership, demo (any letter case)."),
+      budget: str(LIMITS.shortText, "Budget in free text."),
+      timeline: str(LIMITS.shortText, "Timeline in free text."),
+      requestedBy: str(LIMITS.shortText, "One of gpt, claude, human (any letter case)."),
+      conversationId: str(LIMITS.shortText, "Conversation identifier; repeats are de-duplicated."),
+      source: str(LIMITS.shortText, "Source."),
+      utm: str(LIMITS.mediumText, "Campaign parameters."),
+    }, ["description"]),
+    data: obj({ received: bool, reference: reference("lead-"), duplicate: bool }, ["received", "reference"]),
+  },
+  {
+    operationId: "getGptAdvisorSetup", method: "GET", path: "/api/v1/gpt/advisor", tag: "GPT", catalog: true, errors: [], type: "gpt_advisor",
+    summary: "Everything a custom GPT needs to set itself up",
+    description: "Name, description, system prompt, the actions it can call and the set-up steps of the custom GPT advisor.",
+    data: obj({
+      name: text, description: text, openapiUrl: text, systemPrompt: text,
+      actions: arr(obj({ name: text, method: text, path: text, when: text })), setupSteps: texts,
+    }, ["name", "description", "openapiUrl", "systemPrompt", "actions", "setupSteps"]),
+  },
+  {
+    operationId: "getContact", method: "GET", path: "/api/v1/contact", tag: "Meta", catalog: true, errors: [],
+    summary: "Contact details, preferred channel and UI links",
+    description: "E-mail, phone, preferred way to reach a person, booking link, website and links to the web tools.",
+    data: obj({ name: text, email: text, phone: text, preferred: text, bookingUrl: text, website: text, responseTime: text, ui: { type: "object" } }),
+  },
+  {
+    operationId: "getOpenApi", method: "GET", path: "/api/v1/openapi.json", tag: "Meta", catalog: true, raw: true, errors: [],
+    summary: "This API's OpenAPI 3.1 document",
+    description: "The OpenAPI 3.1.0 description of this API, served as the bare document so GPT Actions and other clients can import it from this address.",
+    data: { type: "object" },
+  },
+];
+
+export const operationsById: ReadonlyMap<string, Operation> = new Map(operations.map((op) => [op.operationId, op]));

@@ -1,0 +1,34 @@
+/**
+ * Small JSON Schema builders shared by the operation table. Plain objects: fastify validates
+ * with them, and the build copies them into openapi.json.
+ */
+export type JsonSchema = Record<string, unknown>;
+
+export const str = (maxLength: number, description?: string, extra: JsonSchema = {}): JsonSchema => ({
+  type: "string",
+  maxLength,
+  ...(description ? { description } : {}),
+  ...extra,
+});
+
+/** A required text: at least one non-blank character. */
+export const requiredText = (maxLength: number, description: string): JsonSchema =>
+  str(maxLength, description, { minLength: 1, pattern: "\\S" });
+
+export const email = (description = "Contact e-mail address."): JsonSchema =>
+  str(254, description, { format: "email" });
+
+export const obj = (properties: Record<string, JsonSchema>, required: string[] = [], extra: JsonSchema = {}): JsonSchema => ({
+  type: "object",
+  properties,
+  ...(required.length ? { required } : {}),
+  ...extra,
+});
+
+export const arr = (items: JsonSchema, extra: JsonSchema = {}): JsonSchema => ({ type: "array", items, ...extra });
+
+export const num: JsonSchema = { type: "number" };
+export const int: JsonSchema = { type: "integer" };
+export const bool: JsonSchema = { type: "boolean" };
+export const text: JsonSchema = { type: "string" };
+export const texts: JsonSchema = arr(text);

@@ -1,0 +1,187 @@
+import type { ExportedIndex } from "../search/engine.js";
+
+/**
+ * The compiled catalog: what `frontdesk build` writes to dist/catalog and the runtime reads.
+ * Field names follow the content's front matter; `description` is the Markdown body.
+ */
+export interface Pricing {
+  model: "fixed" | "time-and-materials" | "retainer" | "subscription";
+  from: number;
+  currency: string;
+  unit?: "project" | "month" | "day" | "sprint";
+}
+
+export interface Service {
+  id: string;
+  title: string;
+  summary: string;
+  category: string;
+  tags: string[];
+  problems: string[];
+  deliverables: string[];
+  pricing: Pricing;
+  duration?: string;
+  techniques: string[];
+  products: string[];
+  description: string;
+}
+
+export interface Technique {
+  id: string;
+  title: string;
+  summary: string;
+  category: string;
+  tags: string[];
+  since?: number;
+  description: string;
+}
+
+export interface Plan {
+  name: string;
+  price: number;
+  currency: string;
+  period: "month" | "year" | "one-off" | "custom";
+  description?: string;
+  features: string[];
+}
+
+export interface Product {
+  id: string;
+  title: string;
+  tagline?: string;
+  summary: string;
+  problems: string[];
+  capabilities: string[];
+  features: { name: string; description: string }[];
+  plans: Plan[];
+  services: string[];
+  description: string;
+}
+
+export interface FaqEntry {
+  id: string;
+  question: string;
+  answer: string;
+  category: string;
+  tags: string[];
+  updated?: string;
+}
+
+export interface Tool {
+  id: string;
+  title: string;
+  summary: string;
+  status: "available" | "upcoming";
+  url?: string;
+  expected?: string;
+  description: string;
+}
+
+export interface Company {
+  name: string;
+  tagline: string;
+  description: string;
+  founded?: number;
+  headquarters?: string;
+  timezone?: string;
+  languages?: string[];
+  skills: string[];
+  contact: {
+    email: string;
+    phone?: string;
+    preferred: "email" | "phone" | "booking";
+    bookingUrl?: string;
+    website: string;
+    responseTime?: string;
+    ui?: Record<string, string>;
+  };
+  documentation?: string;
+}
+
+export interface Advisor {
+  name: string;
+  description: string;
+  /** May contain {{openapiUrl}}, replaced by the runtime with the document's public address. */
+  setupSteps: string[];
+  systemPrompt: string;
+}
+
+export type Evidence =
+  | "numbered-list" | "bullet-list" | "given-when-then" | "code" | "stack-trace" | "version"
+  | "amount" | "percentage" | "date" | "duration" | "url";
+
+export interface Criterion {
+  id: string;
+  title: string;
+  weight: number;
+  headings: string[];
+  phrases: string[];
+  evidence: Evidence[];
+  advice: string;
+}
+
+export interface RubricLimits {
+  threshold: number;
+  minWords: number;
+  shortTextCap: number;
+}
+
+export type TicketType = "bug" | "feature" | "question" | "task";
+
+export interface TicketRubric extends RubricLimits {
+  types: Record<TicketType, { description?: string; signals: string[]; criteria: (Criterion & { template: string })[] }>;
+}
+
+export interface QuoteRubric extends RubricLimits {
+  criteria: (Criterion & { clause: string; services: string[] })[];
+}
+
+export interface Capabilities {
+  company: { name: string; tagline: string; description: string };
+  skills: string[];
+  services: { id: string; title: string; summary: string }[];
+  techniques: { id: string; title: string; category: string }[];
+  products: { id: string; title: string; tagline?: string }[];
+}
+
+export interface Manifest {
+  format: number;
+  contentHash: string;
+  counts: Record<string, number>;
+  /** sha256 of every other file of the catalog, checked when the runtime loads it. */
+  files: Record<string, string>;
+}
+
+export interface CatalogData {
+  company: Company;
+  capabilities: Capabilities;
+  services: Service[];
+  techniques: Technique[];
+  products: Product[];
+  faq: FaqEntry[];
+  tools: Tool[];
+  advisor: Advisor;
+  rubrics: { ticket: TicketRubric; quote: QuoteRubric };
+  openapi: Record<string, unknown>;
+  recommendIndex: ExportedIndex;
+  faqIndex: ExportedIndex;
+}
+
+/** File name of each part of the catalog. */
+export const CATALOG_FILES: Record<keyof CatalogData, string> = {
+  company: "company.json",
+  capabilities: "capabilities.json",
+  services: "services.json",
+  techniques: "techniques.json",
+  products: "products.json",
+  faq: "faq.json",
+  tools: "tools.json",
+  advisor: "advisor.json",
+  rubrics: "rubrics.json",
+  openapi: "openapi.json",
+  recommendIndex: "index-recommend.json",
+  faqIndex: "index-faq.json",
+};
+
+export const MANIFEST_FILE = "manifest.json";
+export const CATALOG_FORMAT = 1;

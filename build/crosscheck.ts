@@ -1,4 +1,5 @@
 import { closest, distance } from "fastest-levenshtein";
+import { OPENAPI_URL_PLACEHOLDER } from "../src/catalog/types.js";
 import type { Diagnostic } from "./diagnostics.js";
 import type { SchemaName } from "./schemas.js";
 import type { SourceFile } from "./source.js";
@@ -12,7 +13,6 @@ import { fieldName, type PathSegment } from "../src/validation/explain.js";
 export const PRODUCT_IDS = ["alpha", "beta", "alpha-secure"] as const;
 /** ChatGPT refuses GPT instructions longer than this. */
 export const SYSTEM_PROMPT_MAX = 8000;
-export const OPENAPI_URL_PLACEHOLDER = "{{openapiUrl}}";
 const RUBRIC_TOTAL = 10;
 
 type Report = (file: SourceFile, path: readonly PathSegment[], message: string, severity?: Diagnostic["severity"]) => void;

@@ -185,3 +185,6 @@ export const CATALOG_FILES: Record<keyof CatalogData, string> = {
 
 export const MANIFEST_FILE = "manifest.json";
 export const CATALOG_FORMAT = 1;
+
+/** Written in the advisor's set-up steps; the runtime replaces it by the OpenAPI document's address. */
+export const OPENAPI_URL_PLACEHOLDER = "{{openapiUrl}}";

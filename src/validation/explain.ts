@@ -66,6 +66,7 @@ const PATTERN_HINTS: Record<string, string> = {
   "\\?$": 'a question ending with "?"',
   "^https?://": "an address starting with https://",
   "^[a-zA-Z][a-zA-Z0-9]*$": 'a name made of letters and digits, like "quoteReview"',
+  "\\S": "text that is not blank",
 };
 
 const FORMAT_HINTS: Record<string, string> = {

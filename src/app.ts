@@ -1,0 +1,150 @@
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { ApiError, errorBody, successBody } from "./api/envelope.js";
+import { LIMITS, operations, type Operation } from "./api/operations.js";
+import { validationDetails } from "./api/validation.js";
+import type { ServedCatalog } from "./catalog/served.js";
+import type { Config } from "./config.js";
+import { readHandlers } from "./routes/read.js";
+import { writeHandlers } from "./routes/write.js";
+import type { Store } from "./store/store.js";
+
+/**
+ * Builds the HTTP application from its parts. No globals: a test creates an app in one line with
+ * its own catalog, store and clock, and talks to it with `app.inject`.
+ */
+export interface CatalogSource {
+  readonly current: ServedCatalog;
+}
+
+export interface AppOptions {
+  catalog: CatalogSource;
+  store: Store;
+  clock?: () => Date;
+  config: Pick<Config, "publicBaseUrl"> & Partial<Config>;
+  logger?: boolean | { level: string };
+}
+
+export interface RequestContext {
+  catalog: ServedCatalog;
+  store: Store;
+  now: Date;
+  request: FastifyRequest;
+  query: Record<string, unknown>;
+  params: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+/** A handler answers with serialized data (catalog answers) or a value to serialize. */
+export type Answer = { json: string } | { data: unknown };
+export type Handler = (ctx: RequestContext) => Answer | Promise<Answer>;
+
+const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
+
+export async function createApp(options: AppOptions): Promise<FastifyInstance> {
+  const clock = options.clock ?? (() => new Date());
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: LIMITS.bodyBytes,
+    trustProxy: true,
+    ajv: { customOptions: { allErrors: true, coerceTypes: "array", removeAdditional: false, useDefaults: true } },
+    // Routes are matched case-sensitively; a trailing slash is forgiven.
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  const handlers: Record<string, Handler> = { ...readHandlers, ...writeHandlers };
+  for (const op of operations) {
+    const handler = handlers[op.operationId];
+    if (!handler) throw new Error(`no handler for operation ${op.operationId}`);
+    app.route({
+      method: op.method,
+      url: fastifyPath(op.path),
+      schema: {
+        ...(op.params ? { params: op.params } : {}),
+        ...(op.query ? { querystring: op.query } : {}),
+        ...(op.body ? { body: op.body } : {}),
+      },
+      handler: (request, reply) => answer(op, handler, request, reply),
+    });
+  }
+
+  async function answer(op: Operation, handler: Handler, request: FastifyRequest, reply: FastifyReply) {
+    const catalog = options.catalog.current;
+    if (op.catalog) {
+      reply.header("etag", catalog.etag).header("cache-control", "public, max-age=60");
+      if (matchesEtag(request.headers["if-none-match"], catalog.etag)) return reply.code(304).send();
+    } else {
+      reply.header("cache-control", "no-store");
+    }
+    const now = clock();
+    const result = await handler({
+      catalog,
+      store: options.store,
+      now,
+      request,
+      query: (request.query ?? {}) as Record<string, unknown>,
+      params: (request.params ?? {}) as Record<string, string>,
+      body: (request.body ?? {}) as Record<string, unknown>,
+    });
+    const json = "json" in result ? result.json : JSON.stringify(result.data);
+    reply.type("application/json; charset=utf-8");
+    return reply.send(op.raw ? json : successBody(json, now, op.type));
+  }
+
+  app.addHook("onSend", async (_request, reply, payload) => {
+    reply.header("x-content-type-options", "nosniff");
+    reply.header("referrer-policy", "no-referrer");
+    reply.header("x-frame-options", "DENY");
+    reply.header("access-control-allow-origin", "*");
+    return payload;
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    sendError(reply, new ApiError(404, "not_found", `There is no endpoint ${request.method} ${request.url.split("?")[0]}: GET /api/v1 lists every endpoint.`));
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    sendError(reply, toApiError(error, request));
+  });
+
+  function sendError(reply: FastifyReply, error: ApiError) {
+    for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+    reply
+      .code(error.status)
+      .type("application/json; charset=utf-8")
+      .header("cache-control", "no-store")
+      .send(errorBody({ code: error.code, message: error.message, ...(error.details.length ? { details: error.details } : {}) }, clock()));
+  }
+
+  return app;
+}
+
+function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error.validation) {
+    const details = validationDetails(error.validation, error.validationContext ?? "body", request);
+    return new ApiError(400, "validation_error", details.map((d) => d.message).join("; "), details);
+  }
+  switch (error.code) {
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return new ApiError(413, "payload_too_large", `The body is larger than ${LIMITS.bodyBytes / 1024} KiB: shorten the text fields (their limits are in the OpenAPI document).`);
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return new ApiError(415, "unsupported_media_type", `Content-Type "${request.headers["content-type"] ?? ""}" is not accepted: send the body as JSON with Content-Type: application/json.`);
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+      return new ApiError(400, "validation_error", `The body is not valid JSON (${error.message}): send a JSON object.`, [{ path: "body", message: "not valid JSON" }]);
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return new ApiError(400, "validation_error", "The body is empty: send a JSON object with the required fields.", [{ path: "body", message: "empty" }]);
+  }
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return new ApiError(error.statusCode, "bad_request", error.message);
+  }
+  request.log.error({ err: error }, "request failed");
+  return new ApiError(500, "internal_error", "Something went wrong on our side: retry in a moment; if it persists, write to the contact address from GET /api/v1/contact.");
+}
+
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(",").some((tag) => {
+    const t = tag.trim();
+    return t === "*" || t.replace(/^W\//, "") === etag;
+  });
+}

@@ -1,0 +1,159 @@
+import { createHash } from "node:crypto";
+import { API_PREFIX, API_VERSION, operations } from "../api/operations.js";
+import { SearchEngine } from "../search/engine.js";
+import { terms } from "../search/text.js";
+import type { LoadedCatalog } from "./load.js";
+import { OPENAPI_URL_PLACEHOLDER, type CatalogData, type FaqEntry, type Manifest, type Product, type Service } from "./types.js";
+
+/**
+ * A catalog ready to serve: every fixed answer serialized once, the search indexes imported,
+ * lookups built. Requests only pick a prepared string (or run a search) and add the timestamp.
+ */
+export interface RecommendResult {
+  kind: "service" | "product";
+  id: string;
+  title: string;
+  summary: string;
+  score: number;
+  reasons: string[];
+  url: string;
+}
+
+export interface FaqResult {
+  id: string;
+  question: string;
+  answer: string;
+  category: string;
+  updated?: string;
+  score: number;
+  url: string;
+  citeAs: string;
+}
+
+const OPENAPI_URL = `${API_PREFIX}/openapi.json`;
+const PRODUCT_OPERATIONS: Record<string, string> = { alpha: "getCoda", beta: "getTesla", "alpha-secure": "getCodaSecure" };
+
+export class ServedCatalog {
+  readonly manifest: Manifest;
+  readonly data: CatalogData;
+  /** Strong validator for every catalog answer: the content and the public address it embeds. */
+  readonly etag: string;
+  /** Serialized `data` of each fixed GET, by operationId. */
+  readonly fixed = new Map<string, string>();
+  readonly serviceDetails = new Map<string, string>();
+  readonly services: ReadonlyMap<string, Service>;
+  private readonly products: ReadonlyMap<string, Product>;
+  private readonly faqById: ReadonlyMap<string, FaqEntry>;
+  private readonly recommendEngine: SearchEngine;
+  private readonly faqEngine: SearchEngine;
+
+  constructor(loaded: LoadedCatalog, private readonly baseUrl: string) {
+    const { data, manifest } = loaded;
+    this.manifest = manifest;
+    this.data = data;
+    this.etag = `"${createHash("sha256").update(`${manifest.contentHash}\0${baseUrl}`).digest("hex").slice(0, 32)}"`;
+    this.services = new Map(data.services.map((s) => [s.id, s]));
+    this.products = new Map(data.products.map((p) => [p.id, p]));
+    this.faqById = new Map(data.faq.map((f) => [f.id, f]));
+    this.recommendEngine = new SearchEngine(data.recommendIndex);
+    this.faqEngine = new SearchEngine(data.faqIndex);
+
+    const put = (operationId: string, value: unknown) => this.fixed.set(operationId, JSON.stringify(value));
+    const { company } = data;
+    put("getApiIndex", {
+      name: `${company.name} API`,
+      version: API_VERSION,
+      description: `${company.tagline} Open API for LLM agents and custom GPTs; no authentication.`,
+      documentation: company.documentation ?? `${baseUrl}/docs`,
+      openapi: `${baseUrl}${OPENAPI_URL}`,
+      endpoints: operations.map(({ method, path, operationId, summary }) => ({ method, path, operationId, summary })),
+      hints: [
+        "Start with GET /api/v1/capabilities for a compact overview of everything offered.",
+        "Pass the visitor's own words to GET /api/v1/recommend?q=... to find fitting services and products.",
+        "Answer policy questions from GET /api/v1/faq/search?q=... and quote each answer's citeAs.",
+        "Never invent prices: use the pricing of services and the plans of products.",
+        "POST bodies are JSON; errors name the field and what to send instead. Send an Idempotency-Key header to retry POSTs safely.",
+        "Ticket reviews: 5 free per clientId, then contactEmail is required.",
+      ],
+    });
+    put("getCapabilities", data.capabilities);
+    put("listServices", {
+      count: data.services.length,
+      services: data.services.map((s) => ({
+        id: s.id, title: s.title, summary: s.summary, category: s.category, tags: s.tags, pricing: s.pricing,
+        ...(s.duration ? { duration: s.duration } : {}), url: this.serviceUrl(s.id),
+      })),
+    });
+    for (const s of data.services) this.serviceDetails.set(s.id, JSON.stringify({ ...s, url: this.serviceUrl(s.id) }));
+    put("listTechniques", { count: data.techniques.length, techniques: data.techniques });
+    for (const [id, operationId] of Object.entries(PRODUCT_OPERATIONS)) {
+      const product = this.products.get(id);
+      if (product) put(operationId, { ...product, url: this.productUrl(id) });
+    }
+    put("listWaitlistTools", {
+      available: data.tools.filter((t) => t.status === "available").map(({ id, title, summary, url, description }) => ({ id, title, summary, url, description })),
+      upcoming: data.tools.filter((t) => t.status === "upcoming").map(({ id, title, summary, expected, description }) => ({ id, title, summary, expected, description })),
+    });
+    const openapiUrl = `${baseUrl}${OPENAPI_URL}`;
+    put("getGptAdvisorSetup", {
+      name: data.advisor.name,
+      description: data.advisor.description,
+      openapiUrl,
+      systemPrompt: data.advisor.systemPrompt,
+      actions: operations.filter((o) => o.action).map((o) => ({ name: o.action!.name, method: o.method, path: o.path, when: o.action!.when })),
+      setupSteps: data.advisor.setupSteps.map((step) => step.split(OPENAPI_URL_PLACEHOLDER).join(openapiUrl)),
+    });
+    put("getContact", { name: company.name, ...company.contact, ...(company.documentation ? { documentation: company.documentation } : {}) });
+    put("getOpenApi", { ...data.openapi, servers: [{ url: baseUrl, description: "This server" }] });
+  }
+
+  serviceUrl(id: string): string {
+    return `${this.baseUrl}${API_PREFIX}/services/${id}`;
+  }
+
+  private productUrl(id: string): string {
+    return `${this.baseUrl}${API_PREFIX}/${id}`;
+  }
+
+  recommend(query: string, limit: number): RecommendResult[] {
+    const queryTerms = new Set(terms(query));
+    return this.recommendEngine.search(query, limit).map((hit) => {
+      const service = this.services.get(hit.id);
+      const item: Service | Product = service ?? this.products.get(hit.id)!;
+      // The problems phrased most like the query explain the match best.
+      const phrases = item.problems
+        .map((p) => ({ p, shared: terms(p).filter((t) => queryTerms.has(t)).length }))
+        .filter((x) => x.shared > 0)
+        .sort((a, b) => b.shared - a.shared)
+        .slice(0, 2)
+        .map((x) => `solves: "${x.p}"`);
+      return {
+        kind: service ? "service" : "product",
+        id: item.id,
+        title: item.title,
+        summary: item.summary,
+        score: hit.score,
+        reasons: [...phrases, `matched: ${hit.matched.join(", ")}`],
+        url: service ? this.serviceUrl(item.id) : this.productUrl(item.id),
+      };
+    });
+  }
+
+  searchFaq(query: string, limit: number): FaqResult[] {
+    return this.faqEngine.search(query, limit).map((hit) => {
+      const entry = this.faqById.get(hit.id)!;
+      const url = `${this.baseUrl}${API_PREFIX}/faq/search?q=${encodeURIComponent(entry.question)}`;
+      const dated = entry.updated ? ` (updated ${entry.updated})` : "";
+      return {
+        id: entry.id,
+        question: entry.question,
+        answer: entry.answer,
+        category: entry.category,
+        ...(entry.updated ? { updated: entry.updated } : {}),
+        score: hit.score,
+        url,
+        citeAs: `${this.data.company.name} FAQ, "${entry.question}"${dated}, ${url}`,
+      };
+    });
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * Runtime configuration, read from the environment in one place so the rest of the code takes
+ * plain values (and tests pass their own).
+ */
+export interface Config {
+  port: number;
+  host: string;
+  catalogDir: string;
+  /** Public address of this server, without a trailing slash; used in links and openapi servers. */
+  publicBaseUrl: string;
+  /** lowdb data file (the default store). */
+  dataFile: string;
+  /** PostgreSQL connection string; when set, the PostgreSQL store is used instead of lowdb. */
+  databaseUrl?: string;
+  /** How often the catalog folder is checked for a new build, in milliseconds. */
+  catalogPollMs: number;
+  /** Requests per minute and IP address before 429 rate_limited. */
+  rateLimitPerMinute: number;
+  logLevel: string;
+}
+
+export function readConfig(env: NodeJS.ProcessEnv): Config {
+  const port = integer(env.PORT, 3000, "PORT");
+  const host = env.HOST ?? "127.0.0.1";
+  const visibleHost = host === "0.0.0.0" || host === "::" ? "localhost" : host;
+  return {
+    port,
+    host,
+    catalogDir: env.FRONTDESK_CATALOG ?? "dist/catalog",
+    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://${visibleHost}:${port}`).replace(/\/+$/, ""),
+    dataFile: env.FRONTDESK_DATA ?? "data/frontdesk.json",
+    ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
+    catalogPollMs: integer(env.FRONTDESK_CATALOG_POLL_MS, 1000, "FRONTDESK_CATALOG_POLL_MS"),
+    rateLimitPerMinute: integer(env.FRONTDESK_RATE_LIMIT, 300, "FRONTDESK_RATE_LIMIT"),
+    logLevel: env.LOG_LEVEL ?? "info",
+  };
+}
+
+function integer(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === "") return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number (got "${value}")`);
+  return n;
+}

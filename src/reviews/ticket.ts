@@ -1,0 +1,72 @@
+import type { TicketRubric, TicketType } from "../catalog/types.js";
+import { assess, type CriterionResult } from "./assess.js";
+
+/**
+ * Ticket review: the rubric of the ticket's type (given, or inferred from the wording), a rating
+ * out of 10, and the ticket rewritten as a skeleton with what is missing marked.
+ */
+export interface TicketInput {
+  ticketText: string;
+  title?: string;
+  type?: TicketType;
+}
+
+export interface TicketReview {
+  rating: number;
+  threshold: number;
+  passed: boolean;
+  type: TicketType;
+  typeInferred: boolean;
+  summary: string;
+  criteria: Omit<CriterionResult, "content">[];
+  skeleton: string;
+}
+
+const TYPES: TicketType[] = ["bug", "feature", "task", "question"];
+
+export function inferType(text: string, rubric: TicketRubric): TicketType {
+  const lower = text.toLowerCase();
+  let best: TicketType = "bug";
+  let bestCount = 0;
+  for (const type of TYPES) {
+    const count = rubric.types[type].signals.filter((signal) => lower.includes(signal.toLowerCase())).length;
+    if (count > bestCount) {
+      best = type;
+      bestCount = count;
+    }
+  }
+  return best;
+}
+
+export function reviewTicket(input: TicketInput, rubric: TicketRubric): TicketReview {
+  const text = input.title ? `Title: ${input.title}\n\n${input.ticketText}` : input.ticketText;
+  const type = input.type ?? inferType(text, rubric);
+  const spec = rubric.types[type];
+  const result = assess(text, spec.criteria, rubric);
+  const lacking = result.criteria.filter((c) => c.status !== "met");
+  const summary = [
+    `Rated ${result.score}/10 as a ${type} ticket${input.type ? "" : " (type inferred from the wording)"}; ${result.passed ? "ready to work on" : `below the threshold of ${result.threshold}`}.`,
+    lacking.length ? `To improve: ${lacking.map((c) => `${c.title.toLowerCase()} (${c.status})`).join(", ")}.` : "Every criterion is met.",
+    result.cappedAt !== undefined ? `The text has ${result.words} words, fewer than ${rubric.minWords}: the rating is capped at ${result.cappedAt}.` : "",
+  ].filter(Boolean).join(" ");
+
+  const skeleton = spec.criteria
+    .map((criterion) => {
+      const found = result.criteria.find((c) => c.id === criterion.id)!;
+      if (found.status === "met") return `## ${criterion.title}\n${found.content ?? ""}`;
+      const marker = `<!-- ${found.status === "partial" ? "too vague" : "missing"}: ${criterion.advice} -->`;
+      return `${marker}\n${criterion.template.trim()}`;
+    })
+    .join("\n\n");
+
+  return {
+    rating: result.score,
+    threshold: result.threshold,
+    passed: result.passed,
+    type,
+    typeInferred: input.type === undefined,
+    summary,
+    criteria: result.criteria.map(({ content: _content, ...rest }) => rest),
+    skeleton,
+  };
+}

@@ -1,0 +1,73 @@
+import { ApiError, validationError } from "../api/envelope.js";
+import { API_PREFIX, LIMITS } from "../api/operations.js";
+import type { Handler, RequestContext } from "../app.js";
+
+/** Handlers of the GET operations: catalog answers prepared at load, and the two searches. */
+const fixed = (operationId: string): Handler => ({ catalog }) => ({ json: catalog.fixed.get(operationId)! });
+
+const getService: Handler = ({ catalog, params }) => {
+  const id = params.id!.toLowerCase();
+  const json = catalog.serviceDetails.get(id);
+  if (json === undefined) {
+    throw new ApiError(404, "not_found", `No service has the id "${params.id}": GET ${API_PREFIX}/services lists every service with its id.`, [
+      { path: "path.id", message: `unknown service id; known ids: ${[...catalog.services.keys()].join(", ")}` },
+    ]);
+  }
+  return { json };
+};
+
+function queryText(ctx: RequestContext, names: string[]): string | undefined {
+  for (const name of names) {
+    const value = ctx.query[name];
+    if (typeof value === "string" && value.trim() !== "") return value.trim();
+  }
+  return undefined;
+}
+
+const recommend: Handler = (ctx) => {
+  const query = queryText(ctx, ["q", "problem"]);
+  if (query === undefined) {
+    throw validationError("Send the problem in plain words as q (or problem), e.g. /api/v1/recommend?q=our+app+is+slow+and+crashes", [
+      { path: "query.q", message: `q (or problem) is required: describe the problem or project in up to ${LIMITS.query} characters` },
+    ]);
+  }
+  const results = ctx.catalog.recommend(query, Number(ctx.query.limit ?? 5));
+  return {
+    data: {
+      query,
+      count: results.length,
+      results,
+      ...(results.length === 0 ? { hint: `Nothing matched: describe the problem in more words, or browse GET ${API_PREFIX}/services.` } : {}),
+    },
+  };
+};
+
+const searchFaq: Handler = (ctx) => {
+  const query = queryText(ctx, ["q"])!;
+  const results = ctx.catalog.searchFaq(query, Number(ctx.query.limit ?? 5));
+  return {
+    data: {
+      query,
+      count: results.length,
+      results,
+      ...(results.length === 0 ? { hint: `No FAQ entry matched: try other words, or ask a person (GET ${API_PREFIX}/contact).` } : {}),
+    },
+  };
+};
+
+export const readHandlers: Record<string, Handler> = {
+  getApiIndex: fixed("getApiIndex"),
+  getCapabilities: fixed("getCapabilities"),
+  listServices: fixed("listServices"),
+  getService,
+  listTechniques: fixed("listTechniques"),
+  getCoda: fixed("getCoda"),
+  getTesla: fixed("getTesla"),
+  getCodaSecure: fixed("getCodaSecure"),
+  recommend,
+  searchFaq,
+  listWaitlistTools: fixed("listWaitlistTools"),
+  getGptAdvisorSetup: fixed("getGptAdvisorSetup"),
+  getContact: fixed("getContact"),
+  getOpenApi: fixed("getOpenApi"),
+};

@@ -1,0 +1,28 @@
+import { createApp } from "./app.js";
+import { LiveCatalog } from "./catalog/live.js";
+import type { Config } from "./config.js";
+import { openStore } from "./store/open.js";
+
+/** `frontdesk serve`: load the catalog and the store, listen, and shut down cleanly on a signal. */
+export async function serve(config: Config): Promise<void> {
+  const catalog = await LiveCatalog.open(config.catalogDir, config.publicBaseUrl);
+  const store = await openStore(config);
+  const app = await createApp({ catalog, store, config, logger: { level: config.logLevel } });
+  catalog.watch(config.catalogPollMs, { info: (m) => app.log.info(m), error: (m) => app.log.error(m) });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info(`${signal} received: finishing open requests`);
+    catalog.close();
+    await app.close();
+    await store.close();
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+  process.once("SIGINT", () => void stop("SIGINT"));
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(`Frontdesk serves ${config.publicBaseUrl}/api/v1 (catalog ${catalog.current.manifest.contentHash.slice(0, 12)})`);
+}

@@ -17,12 +17,16 @@ const RUBRIC_TOTAL = 10;
 
 type Report = (file: SourceFile, path: readonly PathSegment[], message: string, severity?: Diagnostic["severity"]) => void;
 
-export function crossCheck(files: SourceFile[], contentLabel: string): Diagnostic[] {
+/**
+ * `files` are the files that passed schema validation; `known` names every item, valid or not,
+ * so a reference to an item with a mistake of its own is not reported a second time.
+ */
+export function crossCheck(files: SourceFile[], contentLabel: string, known: { kind: SchemaName; id: string }[] = files): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const report: Report = (file, path, message, severity = "error") =>
     diagnostics.push({ file: file.file, ...file.locate(path), severity, message });
   const of = (kind: SchemaName) => files.filter((f) => f.kind === kind);
-  const ids = (kind: SchemaName) => of(kind).map((f) => f.id);
+  const ids = (kind: SchemaName) => known.filter((f) => f.kind === kind).map((f) => f.id);
 
   const references: { from: SchemaName; list: (data: Record<string, unknown>) => [PathSegment[], unknown][]; to: SchemaName; folder: string }[] = [
     { from: "service", list: (d) => listAt(d, ["techniques"]), to: "technique", folder: "techniques" },
@@ -36,11 +40,11 @@ export function crossCheck(files: SourceFile[], contentLabel: string): Diagnosti
     },
   ];
   for (const ref of references) {
-    const known = ids(ref.to);
+    const targets = ids(ref.to);
     for (const file of of(ref.from)) {
       for (const [path, value] of ref.list(record(file.data))) {
-        if (typeof value !== "string" || known.includes(value)) continue;
-        const near = known.length ? closest(value, known) : undefined;
+        if (typeof value !== "string" || targets.includes(value)) continue;
+        const near = targets.length ? closest(value, targets) : undefined;
         const hint = near && distance(value, near) <= 3 ? `did you mean "${near}"?` : `known ids are the file names in ${contentLabel}/${ref.folder}/`;
         report(file, path, `${fieldName(path)} names "${value}", but there is no ${ref.to} with that id: ${hint}`);
       }
@@ -48,7 +52,7 @@ export function crossCheck(files: SourceFile[], contentLabel: string): Diagnosti
   }
 
   // Recommendations rank services and products together, so an id must name one thing only.
-  const products = new Set(ids("product"));
+  const products = new Set(of("product").map((f) => f.id));
   for (const service of of("service")) {
     if (products.has(service.id)) report(service, [], `id "${service.id}" is also a product id: rename one of the two files`);
   }

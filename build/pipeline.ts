@@ -32,7 +32,7 @@ export async function checkContent(contentDir: string, label = contentDir): Prom
     if (found.length === 0) valid.push(file);
   }
   // Cross-checks look at valid files only, so one mistake is not reported twice.
-  diagnostics.push(...crossCheck(valid, label.replace(/\/$/, "")));
+  diagnostics.push(...crossCheck(valid, label.replace(/\/$/, ""), loaded.ids));
   const sorted = sortDiagnostics(diagnostics);
   return {
     files: loaded.files,

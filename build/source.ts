@@ -49,8 +49,8 @@ export const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export interface LoadResult {
   files: SourceFile[];
   diagnostics: Diagnostic[];
-  /** Every file read, with its bytes, for the content hash. */
-  raw: { path: string; text: string }[];
+  /** Every item with a valid id, parsed or not, so references to a broken file are not reported twice. */
+  ids: { kind: SchemaName; id: string }[];
 }
 
 async function listFiles(root: string, dir = ""): Promise<string[]> {
@@ -80,7 +80,7 @@ function expectedPlaces(): string {
 export async function loadContent(root: string, label = root): Promise<LoadResult> {
   const files: SourceFile[] = [];
   const diagnostics: Diagnostic[] = [];
-  const raw: LoadResult["raw"] = [];
+  const ids: LoadResult["ids"] = [];
   const at = (rel: string) => posix.join(label.replace(/\\/g, "/").replace(/\/$/, ""), rel);
 
   const present = await listFiles(root);
@@ -97,7 +97,6 @@ export async function loadContent(root: string, label = root): Promise<LoadResul
       continue;
     }
     const text = await readFile(join(root, rel), "utf8");
-    raw.push({ path: rel, text });
     const id = posix.basename(rel).replace(/\.(md|ya?ml)$/, "");
     if (!SLUG.test(id)) {
       const suggestion = id.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
@@ -107,6 +106,7 @@ export async function loadContent(root: string, label = root): Promise<LoadResul
       });
       continue;
     }
+    ids.push({ kind, id });
     const parsed = rel.endsWith(".md") ? parseFrontMatter(text, file, diagnostics) : parseYaml(text, file, diagnostics);
     if (parsed) files.push({ kind, id, file, ...parsed });
   }
@@ -119,7 +119,7 @@ export async function loadContent(root: string, label = root): Promise<LoadResul
       });
     }
   }
-  return { files, diagnostics, raw };
+  return { files, diagnostics, ids };
 }
 
 type Parsed = Omit<SourceFile, "kind" | "id" | "file">;
@@ -127,12 +127,12 @@ type Parsed = Omit<SourceFile, "kind" | "id" | "file">;
 function parseYaml(text: string, file: string, diagnostics: Diagnostic[], bodyLine = 0, body = ""): Parsed | undefined {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    for (const error of doc.errors) {
-      const pos = lineCounter.linePos(error.pos[0]);
-      const reason = error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
-      diagnostics.push({ file, line: pos.line, column: pos.col, severity: "error", message: `YAML syntax error: ${reason}` });
-    }
+  const error = doc.errors[0];
+  if (error) {
+    // Later syntax errors are almost always echoes of the first one.
+    const pos = lineCounter.linePos(error.pos[0]);
+    const reason = error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
+    diagnostics.push({ file, line: pos.line, column: pos.col, severity: "error", message: `YAML syntax error: ${reason}` });
     return undefined;
   }
   return { data: doc.toJS() ?? {}, body, bodyLine, locate: locator(doc, lineCounter) };

@@ -14,7 +14,7 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 let compiled: Record<SchemaName, ValidateFunction> | undefined;
 function validators(): Record<SchemaName, ValidateFunction> {
   if (!compiled) {
-    const ajv = addFormats(new Ajv({ allErrors: true, strict: true }));
+    const ajv = addFormats(new Ajv({ allErrors: true, strict: true, verbose: true }));
     compiled = Object.fromEntries(
       Object.entries(schemas).map(([name, schema]) => [name, ajv.compile(schema)]),
     ) as Record<SchemaName, ValidateFunction>;

@@ -46,7 +46,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger ?? false,
     bodyLimit: LIMITS.bodyBytes,
     trustProxy: true,
-    ajv: { customOptions: { allErrors: true, coerceTypes: "array", removeAdditional: false, useDefaults: true } },
+    ajv: { customOptions: { allErrors: true, verbose: true, coerceTypes: "array", removeAdditional: false, useDefaults: true } },
     // Routes are matched case-sensitively; a trailing slash is forgiven.
     routerOptions: { ignoreTrailingSlash: true },
   });

@@ -1,0 +1,183 @@
+import { Ajv } from "ajv";
+import addFormatsModule from "ajv-formats";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { operations, operationsById } from "../src/api/operations.js";
+import { BASE_URL, testApp, type TestApp } from "./helpers/app.js";
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const ajv = addFormats(new Ajv({ strict: false }));
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await testApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function get(url: string, headers: Record<string, string> = {}) {
+  const res = await t.app.inject({ method: "GET", url, headers });
+  return { status: res.statusCode, headers: res.headers, body: res.body ? JSON.parse(res.body) : undefined };
+}
+
+/** Status, envelope and `data` against the operation table's schema. */
+async function expectOk(operationId: string, url: string) {
+  const res = await get(url);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(res.body).toMatchObject({ success: true, apiVersion: "1.0.0" });
+  expect(new Date(res.body.timestamp).toISOString()).toBe(res.body.timestamp);
+  const validate = ajv.compile(operationsById.get(operationId)!.data);
+  expect(validate(res.body.data), JSON.stringify(validate.errors)).toBe(true);
+  return res;
+}
+
+describe("read side", () => {
+  it("GET /api/v1 lists every operation with method, path, operationId and summary", async () => {
+    const { body } = await expectOk("getApiIndex", "/api/v1");
+    expect(body.data).toMatchObject({ name: "Test Co API", version: "1.0.0", openapi: `${BASE_URL}/api/v1/openapi.json` });
+    expect(body.data.endpoints.map((e: { operationId: string }) => e.operationId)).toEqual(operations.map((o) => o.operationId));
+    expect(body.data.hints.length).toBeGreaterThan(0);
+  });
+
+  it("GET /capabilities gives the compact overview", async () => {
+    const { body } = await expectOk("getCapabilities", "/api/v1/capabilities");
+    expect(body.data.company.name).toBe("Test Co");
+    expect(body.data.services.map((s: { id: string }) => s.id)).toEqual(["audits", "web-apps"]);
+    expect(body.data.products).toHaveLength(3);
+    expect(body.data.techniques[0]).toEqual({ id: "typescript", title: "TypeScript", category: "language" });
+  });
+
+  it("GET /services lists services with their address", async () => {
+    const { body } = await expectOk("listServices", "/api/v1/services");
+    expect(body.data.count).toBe(2);
+    expect(body.data.services[1]).toMatchObject({ id: "web-apps", pricing: { from: 10000, currency: "EUR" }, url: `${BASE_URL}/api/v1/services/web-apps` });
+  });
+
+  it("GET /services/{id} finds a service by slug, in any letter case", async () => {
+    const { body } = await expectOk("getService", "/api/v1/services/Web-Apps");
+    expect(body.data).toMatchObject({ id: "web-apps", problems: ["our website is slow"], techniques: ["typescript"], description: "We build web applications with care." });
+  });
+
+  it("GET /services/{id} answers 404 not_found naming the list endpoint", async () => {
+    const res = await get("/api/v1/services/nope");
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ success: false, apiVersion: "1.0.0", error: { code: "not_found" } });
+    expect(res.body.error.message).toContain("GET /api/v1/services");
+  });
+
+  it("serves techniques, the three products, tools, contact", async () => {
+    await expectOk("listTechniques", "/api/v1/techniques");
+    for (const [id, path] of [["getCoda", "alpha"], ["getTesla", "beta"], ["getCodaSecure", "alpha-secure"]] as const) {
+      const { body } = await expectOk(id, `/api/v1/${path}`);
+      expect(body.data.id).toBe(path);
+      expect(body.data.plans[0]).toMatchObject({ name: "Team", price: 99, currency: "EUR" });
+    }
+    const tools = await expectOk("listWaitlistTools", "/api/v1/waitlist/tools");
+    expect(tools.body.data.available[0].id).toBe("quote-reviewer");
+    const contact = await expectOk("getContact", "/api/v1/contact");
+    expect(contact.body.data).toMatchObject({ email: "hello@test.example", preferred: "email" });
+  });
+
+  it("GET /gpt/advisor has type gpt_advisor, the seven actions and the substituted set-up steps", async () => {
+    const { body } = await expectOk("getGptAdvisorSetup", "/api/v1/gpt/advisor");
+    expect(body.type).toBe("gpt_advisor");
+    expect(body.data.actions.map((a: { name: string; method: string; path: string }) => `${a.name} ${a.method} ${a.path}`)).toEqual([
+      "recommend GET /api/v1/recommend",
+      "faqSearch GET /api/v1/faq/search",
+      "reviewQuote POST /api/v1/quotes/review",
+      "requestQuote POST /api/v1/quotes/request",
+      "reviewTicket POST /api/v1/tickets/review",
+      "joinWaitlist POST /api/v1/waitlist",
+      "submitLead POST /api/v1/leads/intent",
+    ]);
+    expect(body.data.actions.every((a: { when: string }) => a.when.length > 10)).toBe(true);
+    expect(body.data.openapiUrl).toBe(`${BASE_URL}/api/v1/openapi.json`);
+    expect(body.data.setupSteps[0]).toBe(`Import the OpenAPI document from ${BASE_URL}/api/v1/openapi.json.`);
+    expect(body.data.systemPrompt).toContain("requestedBy");
+  });
+
+  it("GET /openapi.json is the bare OpenAPI 3.1.0 document with every path and the spec's operationIds", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/v1/openapi.json" });
+    const doc = JSON.parse(res.body);
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.info.version).toBe("1.0.0");
+    expect(doc.servers).toEqual([{ url: BASE_URL, description: "This server" }]);
+    const ids = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
+    expect(ids.sort()).toEqual([
+      "getApiIndex", "getCapabilities", "listServices", "getService", "listTechniques", "getCoda", "getTesla", "getCodaSecure",
+      "reviewQuote", "requestQuote", "reviewTicket", "getTicketUsage", "joinWaitlist", "listWaitlistTools", "recommend",
+      "searchFaq", "submitLeadIntent", "getGptAdvisorSetup", "getContact", "getOpenApi",
+    ].sort());
+    for (const op of Object.values(doc.paths as Record<string, Record<string, { summary: string; description: string }>>).flatMap((p) => Object.values(p))) {
+      expect(op.summary.length).toBeLessThanOrEqual(300);
+      expect(op.description.length).toBeLessThanOrEqual(300);
+    }
+  });
+
+  it("recommend ranks by the client's own words and explains why", async () => {
+    const { body } = await expectOk("recommend", "/api/v1/recommend?q=we%20got%20hacked%20last%20week");
+    expect(body.data.results[0]).toMatchObject({ kind: "service", id: "audits", url: `${BASE_URL}/api/v1/services/audits` });
+    expect(body.data.results[0].score).toBeGreaterThan(0);
+    expect(body.data.results[0].score).toBeLessThanOrEqual(1);
+    expect(body.data.results[0].reasons[0]).toBe('solves: "we were hacked"');
+    const alias = await get("/api/v1/recommend?problem=our%20websites%20are%20slow");
+    expect(alias.body.data.results[0].id).toBe("web-apps");
+  });
+
+  it("recommend answers 400 when q and problem are missing, blank or too long", async () => {
+    for (const url of ["/api/v1/recommend", "/api/v1/recommend?q=%20%20", `/api/v1/recommend?q=${"a".repeat(501)}`]) {
+      const res = await get(url);
+      expect(res.status, url).toBe(400);
+      expect(res.body.error.code).toBe("validation_error");
+      expect(res.body.error.details[0].path).toBe("query.q");
+    }
+  });
+
+  it("faq/search returns citations and honours limit; bad limits are 400 naming the bound", async () => {
+    const { body } = await expectOk("searchFaq", "/api/v1/faq/search?q=how%20much%20do%20you%20cost");
+    expect(body.data.results[0]).toMatchObject({
+      id: "what-do-you-cost",
+      answer: "Projects start at EUR 5,000.",
+      citeAs: `Test Co FAQ, "What do you cost?" (updated 2026-01-02), ${BASE_URL}/api/v1/faq/search?q=What%20do%20you%20cost%3F`,
+    });
+    const one = await get("/api/v1/faq/search?q=nda%20cost&limit=1");
+    expect(one.body.data.results).toHaveLength(1);
+    for (const [limit, message] of [["0", "query.limit must be at least 1"], ["21", "query.limit must be at most 20"], ["x", "query.limit must be a whole number"]]) {
+      const res = await get(`/api/v1/faq/search?q=nda&limit=${limit}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error.details[0].message).toContain(message!.replace("query.", ""));
+    }
+    const missing = await get("/api/v1/faq/search");
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.details).toEqual([{ path: "query.q", message: "q is required: send it in the query" }]);
+  });
+
+  it("catalog answers carry a strong ETag and Cache-Control, and answer If-None-Match with 304", async () => {
+    const first = await get("/api/v1/services");
+    expect(first.headers.etag).toMatch(/^"[0-9a-f]{32}"$/);
+    expect(first.headers["cache-control"]).toContain("max-age");
+    const again = await t.app.inject({ method: "GET", url: "/api/v1/services", headers: { "if-none-match": first.headers.etag as string } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe("");
+  });
+
+  it("optional headers never cause an error", async () => {
+    const res = await get("/api/v1/services", { "x-requested-by": "gpt", "x-service-client-id": "anything at all" });
+    expect(res.status).toBe(200);
+  });
+
+  it("unknown routes answer in the error envelope", async () => {
+    const res = await get("/api/v2/nothing");
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ success: false, apiVersion: "1.0.0", error: { code: "not_found" } });
+    expect(res.body.error.message).toContain("GET /api/v1");
+  });
+
+  it("answers over a real socket", async () => {
+    const address = await t.app.listen({ port: 0, host: "127.0.0.1" });
+    const res = await fetch(`${address}/api/v1/services/audits`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("application/json");
+    expect(((await res.json()) as { data: { id: string } }).data.id).toBe("audits");
+  });
+});

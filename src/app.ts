@@ -51,6 +51,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
   });
 
+  // Bodies are JSON only: anything else is 415 with the fix, not a confusing validation error.
+  app.removeContentTypeParser("text/plain");
+
   const handlers: Record<string, Handler> = { ...readHandlers, ...writeHandlers };
   for (const op of operations) {
     const handler = handlers[op.operationId];

@@ -38,8 +38,8 @@ const SELF_EVIDENT: readonly Evidence[] = ["numbered-list", "given-when-then", "
 
 export function assess(raw: string, criteria: readonly Criterion[], limits: RubricLimits): Assessment {
   const text = normalize(raw);
-  const labels = new Set(criteria.flatMap((c) => c.headings.map((h) => h.toLowerCase())));
-  const found = sections(text, labels);
+  const synonyms = criteria.flatMap((c) => c.headings.map((h) => h.toLowerCase()));
+  const found = sections(text, (heading) => synonyms.some((syn) => headingMatches(heading, syn)));
   const usedSections = new Set<Section>();
   const usedSentences = new Set<string>();
   const results = new Map<string, CriterionResult>();
@@ -71,7 +71,8 @@ function judge(criterion: Criterion, found: Section[], usedSections: Set<Section
     if (real === "") {
       return { ...base, status: "missing", points: 0, evidence: `"${section.heading}" is there but says nothing (empty, N/A, TBD or a placeholder)` };
     }
-    const structure = findEvidence(real, criterion.evidence);
+    // Structures are looked for in the content as written: list markers are part of the proof.
+    const structure = findEvidence(section.content, criterion.evidence);
     const words = wordCount(real);
     const enough = criterion.evidence.length > 0 ? structure !== undefined || words >= 8 : words >= 3;
     if (enough) return { ...base, status: "met", points: criterion.weight, evidence: excerpt(structure?.found ?? real), content: real };

@@ -27,27 +27,32 @@ export function wordCount(text: string): number {
 
 const MAX_HEADING_WORDS = 8;
 
+/** Tells whether a normalized heading names something the rubric knows ("payment terms and schedule"). */
+export type KnownHeading = (heading: string) => boolean;
+
 /**
- * A heading line, in any of the forms people paste: Markdown (#), numbered ("3.", "2.1)"),
- * ALL CAPS, a short line ending in ':', or an inline label ("Expected: it saves") whose label is
- * one of the known synonyms; returns the heading and any content on the same line.
+ * A heading line, in the forms people paste: Markdown (#), bold, ALL CAPS, a short line ending in
+ * ':', and, when the rubric knows the words, a numbered line ("4. Payment terms"), a bare short
+ * line ("Scope") or an inline label ("Expected: it saves"). Numbered and bare lines need a known
+ * name, or every step of a numbered list would pass for a heading.
  */
-export function headingOf(line: string, knownLabels: ReadonlySet<string>): { heading: string; rest: string } | undefined {
+export function headingOf(line: string, isKnown: KnownHeading): { heading: string; rest: string } | undefined {
   const trimmed = line.trim();
   if (trimmed === "" || trimmed.length > 90) return undefined;
   const markdown = /^#{1,6}\s+(.+?)\s*#*$/.exec(trimmed);
   if (markdown) return { heading: clean(markdown[1]!), rest: "" };
   const bold = /^\*\*(.+?)\*\*:?\s*(.*)$/.exec(trimmed);
   if (bold && wordCount(bold[1]!) <= MAX_HEADING_WORDS) return { heading: clean(bold[1]!), rest: bold[2]! };
-  const numbered = /^(?:\d+(?:\.\d+)*[.)]?|[A-Z][.)])\s+([^.!?]+?):?\s*$/.exec(trimmed);
-  if (numbered && wordCount(numbered[1]!) <= MAX_HEADING_WORDS && /^[\p{Lu}]/u.test(numbered[1]!)) return { heading: clean(numbered[1]!), rest: "" };
   const letters = trimmed.replace(/[^\p{L}]/gu, "");
   if (letters.length >= 3 && letters === letters.toUpperCase() && wordCount(trimmed) <= MAX_HEADING_WORDS) {
     return { heading: clean(trimmed), rest: "" };
   }
   if (/^[^:]{2,60}:$/.test(trimmed) && wordCount(trimmed) <= 6) return { heading: clean(trimmed), rest: "" };
-  const label = /^([\p{L}][\p{L}\p{N} /&'-]{1,40}?)\s*:\s+(\S.*)$/u.exec(trimmed);
-  if (label && knownLabels.has(clean(label[1]!))) return { heading: clean(label[1]!), rest: label[2]! };
+  const numbered = /^(?:\d+(?:\.\d+)*[.)]?|[A-Z][.)])\s+([^.!?]+?):?$/.exec(trimmed);
+  if (numbered && wordCount(numbered[1]!) <= MAX_HEADING_WORDS && isKnown(clean(numbered[1]!))) return { heading: clean(numbered[1]!), rest: "" };
+  if (/^[\p{Lu}][^.!?:]*$/u.test(trimmed) && wordCount(trimmed) <= 5 && isKnown(clean(trimmed))) return { heading: clean(trimmed), rest: "" };
+  const label = /^([\p{L}][\p{L}\p{N} /&'()-]{1,40}?)\s*:\s+(\S.*)$/u.exec(trimmed);
+  if (label && isKnown(clean(label[1]!))) return { heading: clean(label[1]!), rest: label[2]! };
   return undefined;
 }
 
@@ -60,11 +65,11 @@ function clean(heading: string): string {
     .trim();
 }
 
-export function sections(text: string, knownLabels: ReadonlySet<string>): Section[] {
+export function sections(text: string, isKnown: KnownHeading): Section[] {
   const out: Section[] = [{ heading: "", content: "", line: 0 }];
   const lines = text.split("\n");
   lines.forEach((line, index) => {
-    const heading = headingOf(line, knownLabels);
+    const heading = headingOf(line, isKnown);
     if (heading) out.push({ heading: heading.heading, content: heading.rest, line: index });
     else out[out.length - 1]!.content += `${line}\n`;
   });

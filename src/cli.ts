@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 import { Command, Option } from "commander";
-import { formatDiagnostic, type ReportFormat } from "../build/diagnostics.js";
-import { writeEditorSchemas } from "../build/editor-schemas.js";
-import { buildCatalog, checkContent, type CheckResult } from "../build/pipeline.js";
+import type { ReportFormat } from "../build/diagnostics.js";
+import type { CheckResult } from "../build/pipeline.js";
 import { readConfig } from "./config.js";
-import { serve } from "./serve.js";
+
+// Each command loads only what it needs: `serve` must start fast and never loads the compiler.
+const compiler = () => import("../build/pipeline.js");
 
 /** The `frontdesk` command: what editors, CI and operators run. */
 const program = new Command("frontdesk").description("Build and serve the Frontdesk catalog API").showHelpAfterError();
@@ -14,7 +15,8 @@ const formatOption = () =>
     .choices(["text", "github"])
     .default(process.env.GITHUB_ACTIONS === "true" ? "github" : "text");
 
-function report(result: CheckResult, format: ReportFormat): void {
+async function report(result: CheckResult, format: ReportFormat): Promise<void> {
+  const { formatDiagnostic } = await import("../build/diagnostics.js");
   for (const d of result.diagnostics) console.error(formatDiagnostic(d, format));
 }
 
@@ -32,8 +34,8 @@ program
   .option("--content <dir>", "content folder", process.env.FRONTDESK_CONTENT ?? "content")
   .addOption(formatOption())
   .action(async (opts: { content: string; format: ReportFormat }) => {
-    const result = await checkContent(opts.content);
-    report(result, opts.format);
+    const result = await (await compiler()).checkContent(opts.content);
+    await report(result, opts.format);
     console.error(`${counts(result)}; ${plural(result.errors, "error")}, ${plural(result.warnings, "warning")}`);
     process.exitCode = result.errors > 0 ? 1 : 0;
   });
@@ -45,8 +47,8 @@ program
   .option("--catalog <dir>", "catalog folder", process.env.FRONTDESK_CATALOG ?? "dist/catalog")
   .addOption(formatOption())
   .action(async (opts: { content: string; catalog: string; format: ReportFormat }) => {
-    const result = await buildCatalog({ content: opts.content, catalog: opts.catalog });
-    report(result, opts.format);
+    const result = await (await compiler()).buildCatalog({ content: opts.content, catalog: opts.catalog });
+    await report(result, opts.format);
     const time = `${Math.round(result.milliseconds)} ms`;
     const tally = `${plural(result.errors, "error")}, ${plural(result.warnings, "warning")}`;
     if (result.published) {
@@ -62,6 +64,7 @@ program
   .description("write the content JSON Schemas for editors' YAML tooling")
   .option("--out <dir>", "output folder", "schemas")
   .action(async (opts: { out: string }) => {
+    const { writeEditorSchemas } = await import("../build/editor-schemas.js");
     for (const file of await writeEditorSchemas(opts.out)) console.error(`wrote ${file}`);
   });
 
@@ -69,6 +72,7 @@ program
   .command("serve")
   .description("serve the API from the compiled catalog (PORT, HOST, FRONTDESK_CATALOG, PUBLIC_BASE_URL)")
   .action(async () => {
+    const { serve } = await import("./serve.js");
     await serve(readConfig(process.env));
   });
 

@@ -1,0 +1,208 @@
+/**
+ * `npm run bench`: content build, read and write throughput, cold start and recommendation
+ * quality, each next to a baseline measured in the same run; writes bench/README.md.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { readdir, readFile, writeFile, mkdir, mkdtemp } from "node:fs/promises";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import YAML from "yaml";
+import { buildCatalog, checkContent } from "../build/pipeline.js";
+import { readCatalog } from "../src/catalog/load.js";
+import { ServedCatalog } from "../src/catalog/served.js";
+import { generateContent } from "./generate.js";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const lines: string[] = [];
+const log = (line = "") => {
+  console.log(line);
+  lines.push(line);
+};
+
+const ms = (n: number) => `${Math.round(n)} ms`;
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+
+async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
+  const start = performance.now();
+  const result = await work();
+  return [result, performance.now() - start];
+}
+
+function start(command: string[], env: Record<string, string>, input?: string): Promise<{ child: ChildProcess; port: number; startedAt: number }> {
+  const startedAt = performance.now();
+  const child = spawn(process.execPath, command, { cwd: root, env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+  if (input !== undefined) child.stdin!.end(input);
+  else child.stdin!.end();
+  return new Promise((resolve, reject) => {
+    let output = "";
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const m = /listening (\d+)|Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+      if (m) resolve({ child, port: Number(m[1] ?? m[2]), startedAt });
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`exited ${code}: ${output}`)));
+  });
+}
+
+const stop = (child: ChildProcess) =>
+  new Promise((resolve) => {
+    child.once("exit", resolve);
+    child.kill("SIGTERM");
+  });
+
+async function load(url: string, options: { connections?: number; method?: "GET" | "POST"; body?: string } = {}) {
+  const result = await autocannon({
+    url,
+    connections: options.connections ?? 32,
+    duration: SECONDS,
+    method: options.method ?? "GET",
+    ...(options.body ? { body: options.body, headers: { "content-type": "application/json" } } : {}),
+  });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { rps: result.requests.average, p99: result.latency.p99 };
+}
+
+async function firstOk(url: string): Promise<void> {
+  for (;;) {
+    try {
+      if ((await fetch(url)).status === 200) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+async function main() {
+  log(`# Benchmarks`);
+  log();
+  log(`Command: \`npm run bench\` (BENCH_SECONDS=${SECONDS} per load run). Machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, Node ${process.version}.`);
+  log(`Every number has its baseline from the same run; ratios are what to compare between runs.`);
+  log();
+  const work = await mkdtemp(join(tmpdir(), "frontdesk-bench-"));
+
+  // ---- content build ------------------------------------------------------------------
+  const content = join(work, "content");
+  await generateContent(content, join(root, "test/fixtures/minimal-content"), { services: 1000, faq: 10_000 });
+  const [, baseline] = await timed(async () => {
+    for (const folder of ["services", "faq"]) {
+      for (const file of await readdir(join(content, folder))) {
+        const text = readFileSync(join(content, folder, file), "utf8");
+        YAML.parse(text.split("\n---\n")[0]!.slice(4));
+      }
+    }
+  });
+  const [checked, validateTime] = await timed(() => checkContent(content));
+  const catalog = join(work, "catalog");
+  const [built, buildTime] = await timed(() => buildCatalog({ content, catalog }));
+  if (checked.errors > 0 || !built.published) throw new Error("generated content does not build");
+  log(`## Content pipeline (1,000 services, 10,000 FAQ entries)`);
+  log();
+  log(`| step | time | vs. baseline | target |`);
+  log(`|---|---|---|---|`);
+  log(`| baseline: read and YAML-parse every file | ${ms(baseline)} | 1.00× | |`);
+  log(`| validate (\`frontdesk validate\`) | ${ms(validateTime)} | ${ratio(validateTime, baseline)} | < 5 s |`);
+  log(`| build (validate, compile, index, publish) | ${ms(buildTime)} | ${ratio(buildTime, baseline)} | < 5 s |`);
+  log();
+
+  // ---- cold start ---------------------------------------------------------------------
+  const serverEnv = (data: string) => ({ FRONTDESK_CATALOG: catalog, FRONTDESK_DATA: data, PORT: "0", LOG_LEVEL: "info" });
+  const starts: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const server = await start(["dist/cli.js", "serve"], serverEnv(join(work, `cold-${i}.json`)));
+    await firstOk(`http://127.0.0.1:${server.port}/api/v1/services`);
+    starts.push(performance.now() - server.startedAt);
+    await stop(server.child);
+  }
+  const bareStarts: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const bare = await start(["bench/bare-server.mjs"], {}, JSON.stringify({ "/api/v1/services": "{}" }));
+    await firstOk(`http://127.0.0.1:${bare.port}/api/v1/services`);
+    bareStarts.push(performance.now() - bare.startedAt);
+    await stop(bare.child);
+  }
+  const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+  log(`## Cold start (process start to the first 200 on GET /api/v1/services, median of 3)`);
+  log();
+  log(`| server | time | vs. baseline | target |`);
+  log(`|---|---|---|---|`);
+  log(`| baseline: bare fastify process | ${ms(median(bareStarts))} | 1.00× | |`);
+  log(`| Frontdesk on the generated catalog | ${ms(median(starts))} | ${ratio(median(starts), median(bareStarts))} | ≤ 300 ms |`);
+  log();
+
+  // ---- reads ---------------------------------------------------------------------------
+  const server = await start(["dist/cli.js", "serve"], serverEnv(join(work, "reads.json")));
+  const base = `http://127.0.0.1:${server.port}`;
+  const paths = [
+    "/api/v1/services",
+    "/api/v1/services/service-500",
+    "/api/v1/faq/search?q=how%20do%20you%20handle%20kubernetes%20backup",
+    "/api/v1/recommend?q=our%20checkout%20payments%20keep%20crashing%20after%20the%20release",
+  ];
+  const bodies: Record<string, string> = {};
+  for (const path of paths) bodies[path.split("?")[0]!] = await (await fetch(`${base}${path}`)).text();
+  const bare = await start(["bench/bare-server.mjs"], {}, JSON.stringify(bodies));
+  log(`## Reads (${SECONDS} s each, 32 connections; the baseline route returns the same bytes as a constant)`);
+  log();
+  log(`| endpoint | baseline req/s | Frontdesk req/s | ratio | p99 | target |`);
+  log(`|---|---|---|---|---|---|`);
+  for (const path of paths) {
+    const ours = await load(`${base}${path}`);
+    const theirs = await load(`http://127.0.0.1:${bare.port}${path.split("?")[0]}`);
+    const target = path.includes("search") || path.includes("recommend") ? "≥ 0.5×" : "≥ 0.8×";
+    log(`| GET ${path.split("?")[0]} | ${Math.round(theirs.rps)} | ${Math.round(ours.rps)} | ${ratio(ours.rps, theirs.rps)} | ${ours.p99} ms | ${target} |`);
+  }
+  await stop(bare.child);
+  await stop(server.child);
+  log();
+
+  // ---- writes --------------------------------------------------------------------------
+  log(`## Acknowledged lead submissions (lowdb, fsync before 200; ${SECONDS} s, 64 connections)`);
+  log();
+  log(`| stored records | req/s | p99 | target |`);
+  log(`|---|---|---|---|`);
+  const leadBody = JSON.stringify({ description: "Wants a platform team for their Kubernetes migration", intent: "quote", requestedBy: "gpt" });
+  for (const stored of [0, 10_000]) {
+    const data = join(work, `leads-${stored}`, "frontdesk.json");
+    await mkdir(join(data, ".."), { recursive: true });
+    const leads = Array.from({ length: stored }, (_, i) => ({ reference: `lead-seed${i}`, createdAt: "2026-01-01T00:00:00.000Z", description: `Seeded lead number ${i} wants an MVP` }));
+    await writeFile(data, JSON.stringify({ version: 1, leads, waitlist: [], quoteReviews: [], quoteRequests: [], ticketReviews: [], ticketUsage: {}, idempotency: {} }), { mode: 0o600 });
+    const writer = await start(["dist/cli.js", "serve"], serverEnv(data));
+    const result = await load(`http://127.0.0.1:${writer.port}/api/v1/leads/intent`, { connections: 64, method: "POST", body: leadBody });
+    await stop(writer.child);
+    log(`| ${stored.toLocaleString("en")} | ${Math.round(result.rps)} | ${result.p99} ms | ${stored ? "≥ 1,000/s" : ""} |`);
+  }
+  log();
+
+  // ---- recommendation quality ------------------------------------------------------------
+  const sample = join(work, "sample-catalog");
+  await buildCatalog({ content: join(root, "content"), catalog: sample });
+  const served = new ServedCatalog(await readCatalog(sample), "http://bench");
+  const cases = YAML.parse(await readFile(join(root, "test/fixtures/recommend-eval.yaml"), "utf8")) as { q: string; accept: string[] }[];
+  let top3 = 0;
+  let reciprocal = 0;
+  for (const c of cases) {
+    const ids = served.recommend(c.q, 10).map((r) => r.id);
+    const rank = ids.findIndex((id) => c.accept.includes(id));
+    if (rank >= 0 && rank < 3) top3++;
+    if (rank >= 0) reciprocal += 1 / (rank + 1);
+  }
+  log(`## Recommendation quality (sample content, ${cases.length} problem statements in test/fixtures/recommend-eval.yaml)`);
+  log();
+  log(`| measure | value | target |`);
+  log(`|---|---|---|`);
+  log(`| acceptable slug in the top 3 | ${((top3 / cases.length) * 100).toFixed(1)}% | ≥ 90% |`);
+  log(`| mean reciprocal rank | ${(reciprocal / cases.length).toFixed(3)} | |`);
+  log();
+
+  await writeFile(join(root, "bench/README.md"), `${lines.join("\n")}\n`);
+}
+
+await main();

@@ -1,17 +1,24 @@
-import { cp, mkdir, writeFile } from "node:fs/promises";
+import { cp, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 /**
  * A large, deterministic content tree for benchmarks: the minimal test content plus `services`
- * generated services and `faq` generated FAQ entries, written from a small vocabulary so the
- * search indexes have realistic overlap.
+ * generated services and `faq` generated FAQ entries. Their words are drawn from the sample
+ * content's own vocabulary with a Zipf-like skew (frequent words often, rare words rarely), so
+ * the search indexes look like a real catalog's, only bigger.
  */
-const WORDS = (
-  "platform cloud migration kubernetes latency outage security audit compliance invoice mobile app android ios " +
-  "pipeline warehouse dashboard analytics legacy monolith refactor api integration partner webhook design system " +
-  "onboarding checkout payments fraud search recommendations model agent workflow automation support incident " +
-  "backup recovery database postgres scaling costs release testing quality accessibility performance crash"
-).split(" ");
+async function vocabulary(sampleContent: string): Promise<string[]> {
+  const counts = new Map<string, number>();
+  for (const folder of ["services", "faq", "products", "techniques"]) {
+    const names = await readdir(join(sampleContent, folder)).catch(() => [] as string[]);
+    for (const name of names) {
+      for (const word of (await readFile(join(sampleContent, folder, name), "utf8")).toLowerCase().match(/[a-z]{3,}/g) ?? []) {
+        counts.set(word, (counts.get(word) ?? 0) + 1);
+      }
+    }
+  }
+  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([w]) => w);
+}
 
 function random(seed: number): () => number {
   let s = seed;
@@ -21,9 +28,11 @@ function random(seed: number): () => number {
   };
 }
 
-export async function generateContent(dir: string, from: string, counts: { services: number; faq: number }): Promise<void> {
+export async function generateContent(dir: string, from: string, counts: { services: number; faq: number }, sampleContent: string): Promise<void> {
+  const WORDS = await vocabulary(sampleContent);
   const next = random(42);
-  const pick = (n: number) => Array.from({ length: n }, () => WORDS[Math.floor(next() * WORDS.length)]!).join(" ");
+  // Squaring a uniform draw favours the front of the frequency-sorted list.
+  const pick = (n: number) => Array.from({ length: n }, () => WORDS[Math.floor(next() ** 2 * WORDS.length)]!).join(" ");
   const tags = (n: number) => [...new Set(pick(n).split(" "))].join(", ");
   await cp(from, dir, { recursive: true });
   await mkdir(join(dir, "services"), { recursive: true });

@@ -90,7 +90,7 @@ async function main() {
 
   // ---- content build ------------------------------------------------------------------
   const content = join(work, "content");
-  await generateContent(content, join(root, "test/fixtures/minimal-content"), { services: 1000, faq: 10_000 });
+  await generateContent(content, join(root, "test/fixtures/minimal-content"), { services: 1000, faq: 10_000 }, join(root, "content"));
   const [, baseline] = await timed(async () => {
     for (const folder of ["services", "faq"]) {
       for (const file of await readdir(join(content, folder))) {

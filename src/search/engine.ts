@@ -25,8 +25,11 @@ export interface ExportedIndex {
   ids: string[];
   /** Surface words of the content with their counts, for typo correction. */
   vocabulary: Record<string, number>;
-  /** Every indexed term, so a known word form ("migrating") is never "corrected". */
-  terms: string[];
+  /**
+   * Every indexed term with the number of documents holding it: a known word form ("migrating")
+   * is never "corrected", and a term's weight is known before its postings are fetched.
+   */
+  documentFrequency: Record<string, number>;
   parts: Record<string, Record<string, string>>;
 }
 
@@ -52,48 +55,75 @@ function fieldText(value: string | readonly string[] | undefined): string {
   return typeof value === "string" ? value : value.join(" \n ");
 }
 
-function analyse(text: string): string {
-  return words(text).map(stem).join(" ");
-}
+const byKey = ([a]: [string, number], [b]: [string, number]) => (a < b ? -1 : a > b ? 1 : 0);
 
 export async function buildIndex(fields: FieldSpec[], documents: SearchDocument[]): Promise<ExportedIndex> {
   const vocabulary = new Map<string, number>();
-  const parts: ExportedIndex["parts"] = {};
-  for (const field of fields) {
-    const index = new FlexSearch.Index(INDEX_OPTIONS);
-    documents.forEach((doc, position) => {
-      const text = fieldText(doc.fields[field.name]);
-      for (const word of words(text)) vocabulary.set(word, (vocabulary.get(word) ?? 0) + 1);
-      index.add(position, analyse(text));
+  const frequency = new Map<string, number>();
+  const indexes = fields.map(() => new FlexSearch.Index(INDEX_OPTIONS));
+  // Stemming is the costly step: each distinct word is stemmed once per build.
+  const stems = new Map<string, string>();
+  const stemOf = (word: string) => stems.get(word) ?? stems.set(word, stem(word)).get(word)!;
+  documents.forEach((doc, position) => {
+    const distinct = new Set<string>();
+    fields.forEach((field, f) => {
+      const surface = words(fieldText(doc.fields[field.name]));
+      const analysed = surface.map((word) => {
+        vocabulary.set(word, (vocabulary.get(word) ?? 0) + 1);
+        const term = stemOf(word);
+        distinct.add(term);
+        return term;
+      });
+      indexes[f]!.add(position, analysed.join(" "));
     });
+    for (const term of distinct) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+  });
+  const parts: ExportedIndex["parts"] = {};
+  for (const [f, field] of fields.entries()) {
     const exported: Record<string, string> = {};
-    await index.export((key: string, data: string) => {
+    await indexes[f]!.export((key: string, data: string) => {
       exported[key] = data;
     });
     parts[field.name] = exported;
   }
-  const sortedVocabulary = Object.fromEntries([...vocabulary].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  const indexedTerms = [...new Set(Object.keys(sortedVocabulary).map(stem))].sort();
-  return { fields, ids: documents.map((d) => d.id), vocabulary: sortedVocabulary, terms: indexedTerms, parts };
+  return {
+    fields,
+    ids: documents.map((d) => d.id),
+    vocabulary: Object.fromEntries([...vocabulary].sort(byKey)),
+    documentFrequency: Object.fromEntries([...frequency].sort(byKey)),
+    parts,
+  };
 }
+
+/** Query terms beyond this many add nothing a person meant; the cap keeps the match mask in 32 bits. */
+const MAX_QUERY_TERMS = 32;
+/** A term found in more than this share of documents says little about any of them. */
+const COMMON_SHARE = 0.5;
 
 export class SearchEngine {
   private readonly indexes: { weight: number; index: Index }[];
   private readonly vocabulary: Map<string, number>;
-  private readonly terms: Set<string>;
+  private readonly frequency: Map<string, number>;
   private readonly ids: string[];
   private readonly maxWeight: number;
+  // Scratch space reused by every search (searches are synchronous, so never shared).
+  private readonly scores: Float64Array;
+  private readonly best: Float64Array;
+  private readonly masks: Uint32Array;
 
   constructor(exported: ExportedIndex) {
     this.ids = exported.ids;
     this.vocabulary = new Map(Object.entries(exported.vocabulary));
-    this.terms = new Set(exported.terms);
+    this.frequency = new Map(Object.entries(exported.documentFrequency));
     this.maxWeight = Math.max(...exported.fields.map((f) => f.weight));
     this.indexes = exported.fields.map((field) => {
       const index = new FlexSearch.Index(INDEX_OPTIONS);
       for (const [key, data] of Object.entries(exported.parts[field.name] ?? {})) index.import(key, data);
       return { weight: field.weight, index };
     });
+    this.scores = new Float64Array(this.ids.length);
+    this.best = new Float64Array(this.ids.length);
+    this.masks = new Uint32Array(this.ids.length);
   }
 
   get size(): number {
@@ -101,40 +131,72 @@ export class SearchEngine {
   }
 
   search(query: string, limit: number): SearchHit[] {
-    const scores = new Map<number, number>();
-    const matched = new Map<number, string[]>();
+    const queryWords = this.queryWords(query);
+    const common = this.ids.length * COMMON_SHARE;
+    const rare = queryWords.filter(({ term }) => this.frequency.get(term)! <= common).length;
+    const touched: number[] = [];
+    const used: string[] = [];
     let total = 0;
+    queryWords.forEach(({ word, term }) => {
+      const documents = this.frequency.get(term)!;
+      // Very common terms are skipped when rarer ones are there to rank by.
+      if (rare > 0 && documents > common) return;
+      const fields = this.indexes.map(({ index }) => index.search(term, { limit: POSTING_LIMIT }) as number[]);
+      const bit = 1 << used.length;
+      used.push(word);
+      const idf = Math.log(1 + (this.ids.length - documents + 0.5) / (documents + 0.5));
+      total += idf * this.maxWeight;
+      // A document counts once per term, with the weight of the best field it was found in.
+      fields.forEach((positions, f) => {
+        const weight = this.indexes[f]!.weight;
+        for (const position of positions) if (this.best[position]! < weight) this.best[position] = weight;
+      });
+      for (const positions of fields) {
+        for (const position of positions) {
+          const weight = this.best[position]!;
+          if (weight === 0) continue;
+          if (this.scores[position] === 0) touched.push(position);
+          this.scores[position] = this.scores[position]! + idf * weight;
+          this.masks[position] = this.masks[position]! | bit;
+          this.best[position] = 0;
+        }
+      }
+    });
+
+    const top: number[] = [];
+    for (const position of touched) {
+      const score = this.scores[position]!;
+      if (top.length === limit && score <= this.scores[top[top.length - 1]!]!) continue;
+      let at = top.length;
+      while (at > 0 && (this.scores[top[at - 1]!]! < score || (this.scores[top[at - 1]!]! === score && top[at - 1]! > position))) at--;
+      top.splice(at, 0, position);
+      if (top.length > limit) top.pop();
+    }
+    const hits = top.map((position) => ({
+      id: this.ids[position]!,
+      score: Math.round((this.scores[position]! / total) * 1000) / 1000,
+      matched: used.filter((_, bit) => (this.masks[position]! & (1 << bit)) !== 0),
+    }));
+    for (const position of touched) {
+      this.scores[position] = 0;
+      this.masks[position] = 0;
+    }
+    return hits;
+  }
+
+  /** Distinct query terms in index form, each with the word as the caller wrote it (typos corrected). */
+  private queryWords(query: string): { word: string; term: string }[] {
+    const out: { word: string; term: string }[] = [];
     const seen = new Set<string>();
     for (const word of words(query)) {
-      const known = this.terms.has(stem(word)) ? word : correct(word, this.vocabulary);
+      const known = this.frequency.has(stem(word)) ? word : correct(word, this.vocabulary);
       if (known === undefined) continue;
       const term = stem(known);
       if (seen.has(term)) continue;
       seen.add(term);
-      const best = new Map<number, number>();
-      for (const { weight, index } of this.indexes) {
-        for (const position of index.search(term, { limit: POSTING_LIMIT }) as number[]) {
-          if ((best.get(position) ?? 0) < weight) best.set(position, weight);
-        }
-      }
-      if (best.size === 0) continue;
-      const idf = Math.log(1 + (this.ids.length - best.size + 0.5) / (best.size + 0.5));
-      total += idf * this.maxWeight;
-      for (const [position, weight] of best) {
-        scores.set(position, (scores.get(position) ?? 0) + idf * weight);
-        const list = matched.get(position);
-        if (list) list.push(known);
-        else matched.set(position, [known]);
-      }
+      out.push({ word: known, term });
+      if (out.length === MAX_QUERY_TERMS) break;
     }
-    if (total === 0) return [];
-    return [...scores]
-      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-      .slice(0, limit)
-      .map(([position, score]) => ({
-        id: this.ids[position]!,
-        score: Math.round((score / total) * 1000) / 1000,
-        matched: matched.get(position) ?? [],
-      }));
+    return out;
   }
 }

@@ -64,9 +64,12 @@ export function assess(raw: string, criteria: readonly Criterion[], limits: Rubr
 function judge(criterion: Criterion, found: Section[], usedSections: Set<Section>, usedSentences: Set<string>): CriterionResult {
   const base = { id: criterion.id, title: criterion.title, weight: criterion.weight, advice: criterion.advice };
   const synonyms = criterion.headings.map((h) => h.toLowerCase());
-  const section = found.find((s) => s.heading !== "" && !usedSections.has(s) && synonyms.some((syn) => headingMatches(s.heading, syn)));
+  // Of the sections this criterion could claim ("SCOPE OF WORK", then "In scope:"), the first
+  // with real content counts; empty ones are claimed too, so they cannot credit anything else.
+  const candidates = found.filter((s) => s.heading !== "" && !usedSections.has(s) && synonyms.some((syn) => headingMatches(s.heading, syn)));
+  const section = candidates.find((s) => substance(s.content) !== "") ?? candidates[0];
   if (section) {
-    usedSections.add(section);
+    for (const candidate of candidates) usedSections.add(candidate);
     const real = substance(section.content);
     if (real === "") {
       return { ...base, status: "missing", points: 0, evidence: `"${section.heading}" is there but says nothing (empty, N/A, TBD or a placeholder)` };

@@ -31,14 +31,17 @@ const MAX_HEADING_WORDS = 8;
 export type KnownHeading = (heading: string) => boolean;
 
 /**
- * A heading line, in the forms people paste: Markdown (#), bold, ALL CAPS, a short line ending in
- * ':', and, when the rubric knows the words, a numbered line ("4. Payment terms"), a bare short
+ * A heading line, in the forms people paste: Markdown (#), bold, ALL CAPS, and, when the rubric
+ * knows the words, a short line ending in ':', a numbered line ("4. Payment terms"), a bare short
  * line ("Scope") or an inline label ("Expected: it saves"). Numbered and bare lines need a known
  * name, or every step of a numbered list would pass for a heading.
  */
 export function headingOf(line: string, isKnown: KnownHeading): { heading: string; rest: string } | undefined {
   const trimmed = line.trim();
-  if (trimmed === "" || trimmed.length > 90) return undefined;
+  if (trimmed === "") return undefined;
+  const label = /^([\p{L}][\p{L}\p{N} /&'()-]{1,40}?)\s*:\s+(\S.*)$/u.exec(trimmed);
+  if (label && isKnown(clean(label[1]!))) return { heading: clean(label[1]!), rest: label[2]! };
+  if (trimmed.length > 90) return undefined;
   const markdown = /^#{1,6}\s+(.+?)\s*#*$/.exec(trimmed);
   if (markdown) return { heading: clean(markdown[1]!), rest: "" };
   const bold = /^\*\*(.+?)\*\*:?\s*(.*)$/.exec(trimmed);
@@ -47,12 +50,12 @@ export function headingOf(line: string, isKnown: KnownHeading): { heading: strin
   if (letters.length >= 3 && letters === letters.toUpperCase() && wordCount(trimmed) <= MAX_HEADING_WORDS) {
     return { heading: clean(trimmed), rest: "" };
   }
-  if (/^[^:]{2,60}:$/.test(trimmed) && wordCount(trimmed) <= 6) return { heading: clean(trimmed), rest: "" };
+  // A short line ending in ':' is often a sub-label inside a section ("In scope:", "Notes:"):
+  // it starts a section of its own only when it names something the rubric knows.
+  if (/^[^:]{2,60}:$/.test(trimmed) && wordCount(trimmed) <= 6 && isKnown(clean(trimmed))) return { heading: clean(trimmed), rest: "" };
   const numbered = /^(?:\d+(?:\.\d+)*[.)]?|[A-Z][.)])\s+([^.!?]+?):?$/.exec(trimmed);
   if (numbered && wordCount(numbered[1]!) <= MAX_HEADING_WORDS && isKnown(clean(numbered[1]!))) return { heading: clean(numbered[1]!), rest: "" };
   if (/^[\p{Lu}][^.!?:]*$/u.test(trimmed) && wordCount(trimmed) <= 5 && isKnown(clean(trimmed))) return { heading: clean(trimmed), rest: "" };
-  const label = /^([\p{L}][\p{L}\p{N} /&'()-]{1,40}?)\s*:\s+(\S.*)$/u.exec(trimmed);
-  if (label && isKnown(clean(label[1]!))) return { heading: clean(label[1]!), rest: label[2]! };
   return undefined;
 }
 

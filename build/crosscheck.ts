@@ -52,7 +52,7 @@ export function crossCheck(files: SourceFile[], contentLabel: string, known: { k
   }
 
   // Recommendations rank services and products together, so an id must name one thing only.
-  const products = new Set(of("product").map((f) => f.id));
+  const products = new Set(ids("product"));
   for (const service of of("service")) {
     if (products.has(service.id)) report(service, [], `id "${service.id}" is also a product id: rename one of the two files`);
   }

@@ -7,7 +7,8 @@ export default defineConfig({
   target: "node20",
   platform: "node",
   sourcemap: true,
-  clean: false,
+  // Clean only the code: dist/ also holds the published catalogs.
+  clean: ["*.js", "*.js.map"],
   splitting: true,
   dts: false,
 });

@@ -1,5 +1,5 @@
 // The baseline: a bare fastify server answering each route with a constant body.
-// Routes and bodies arrive as JSON on stdin: { "/path": "body", ... }.
+// Routes and bodies arrive as JSON on stdin: { "/path": "body", ... }; the port in PORT.
 import Fastify from "fastify";
 
 const routes = JSON.parse(await new Promise((resolve) => {
@@ -10,5 +10,4 @@ const app = Fastify({ logger: false });
 for (const [path, body] of Object.entries(routes)) {
   app.get(path, (_request, reply) => reply.type("application/json; charset=utf-8").send(body));
 }
-await app.listen({ port: 0, host: "127.0.0.1" });
-console.log(`listening ${app.server.address().port}`);
+await app.listen({ port: Number(process.env.PORT), host: "127.0.0.1" });

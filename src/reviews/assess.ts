@@ -54,8 +54,8 @@ export function assess(raw: string, criteria: readonly Criterion[], limits: Rubr
   const listed = criteria.map((c) => results.get(c.id)!);
   let score = round(listed.reduce((sum, r) => sum + r.points, 0));
   let cappedAt: number | undefined;
-  if (words < limits.minWords && score > limits.shortTextCap) {
-    score = limits.shortTextCap;
+  if (words < limits.minWords) {
+    score = Math.min(score, limits.shortTextCap);
     cappedAt = limits.shortTextCap;
   }
   return { score, threshold: limits.threshold, passed: score >= limits.threshold, words, ...(cappedAt !== undefined ? { cappedAt } : {}), criteria: listed, sections: found };

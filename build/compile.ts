@@ -5,6 +5,7 @@ import {
   type Advisor, type CatalogData, type Company, type FaqEntry, type Manifest, type Product, type QuoteRubric,
   type Service, type Technique, type TicketRubric, type Tool,
 } from "../src/catalog/types.js";
+import { llmsFullTxt, llmsTxt } from "./llms.js";
 import { compileOpenApi } from "./openapi.js";
 import type { SourceFile } from "./source.js";
 
@@ -27,6 +28,7 @@ function single<T>(files: SourceFile[], kind: SourceFile["kind"]): T {
 const list = (value: unknown): string[] => (Array.isArray(value) ? (value as string[]) : []);
 
 export async function compileCatalog(files: SourceFile[]): Promise<Record<string, string>> {
+  const companyName = single<Company>(files, "company").name;
   const services = items(files, "service", (d, f): Service => ({
     id: f.id, ...(d as Omit<Service, "id" | "tags" | "techniques" | "products" | "description">),
     tags: list(d.tags), techniques: list(d.techniques), products: list(d.products), description: f.body,
@@ -43,6 +45,7 @@ export async function compileCatalog(files: SourceFile[]): Promise<Record<string
   const faq = items(files, "faq", (d, f): FaqEntry => ({
     id: f.id, question: d.question as string, answer: f.body, category: d.category as string, tags: list(d.tags),
     ...(d.updated ? { updated: d.updated as string } : {}),
+    citeAs: `${companyName} FAQ, "${d.question as string}"${d.updated ? ` (updated ${d.updated as string})` : ""}`,
   })).sort(byId);
   const tools = items(files, "tool", (d, f): Tool => ({ id: f.id, ...(d as Omit<Tool, "id" | "description">), description: f.body })).sort(byId);
   const company = single<Company>(files, "company");
@@ -90,10 +93,15 @@ export async function compileCatalog(files: SourceFile[]): Promise<Record<string
       })),
     ]),
     faqIndex: await buildIndex(FAQ_FIELDS, faq.map((e) => ({ id: e.id, fields: { question: e.question, tags: e.tags, answer: e.answer } }))),
+    llmsTxt: llmsTxt({ company, services, techniques, products, faq, tools }),
+    llmsFullTxt: llmsFullTxt({ company, services, techniques, products, faq, tools }),
   };
 
   const out: Record<string, string> = {};
-  for (const [key, file] of Object.entries(CATALOG_FILES)) out[file] = JSON.stringify(data[key as keyof CatalogData]);
+  for (const [key, file] of Object.entries(CATALOG_FILES)) {
+    const value = data[key as keyof CatalogData];
+    out[file] = typeof value === "string" ? value : JSON.stringify(value);
+  }
   const fileHashes = Object.fromEntries(Object.entries(out).map(([name, text]) => [name, sha256(text)]));
   const manifest: Manifest = {
     format: CATALOG_FORMAT,

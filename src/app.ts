@@ -73,8 +73,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   async function answer(op: Operation, handler: Handler, request: FastifyRequest, reply: FastifyReply) {
     const catalog = options.catalog.current;
     if (op.catalog) {
-      reply.header("etag", catalog.etag).header("cache-control", "public, max-age=60");
-      if (matchesEtag(request.headers["if-none-match"], catalog.etag)) return reply.code(304).send();
+      if (notModified(request, reply, catalog)) return reply.code(304).send();
     } else {
       reply.header("cache-control", "no-store");
     }
@@ -91,6 +90,15 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     const json = "json" in result ? result.json : JSON.stringify(result.data);
     reply.type("application/json; charset=utf-8");
     return reply.send(op.raw ? json : successBody(json, now, op.type));
+  }
+
+  // llms.txt lives at the site root by convention (llmstxt.org), outside the versioned API.
+  for (const [url, pick] of [["/llms.txt", (c: ServedCatalog) => c.llmsTxt], ["/llms-full.txt", (c: ServedCatalog) => c.llmsFullTxt]] as const) {
+    app.get(url, (request, reply) => {
+      const catalog = options.catalog.current;
+      if (notModified(request, reply, catalog)) return reply.code(304).send();
+      return reply.type("text/markdown; charset=utf-8").send(pick(catalog));
+    });
   }
 
   app.addHook("onSend", async (_request, reply, payload) => {
@@ -142,6 +150,12 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   }
   request.log.error({ err: error }, "request failed");
   return new ApiError(500, "internal_error", "Something went wrong on our side: retry in a moment; if it persists, write to the contact address from GET /api/v1/contact.");
+}
+
+/** Sets the caching headers of a catalog answer; true when the client's copy is current (304). */
+function notModified(request: FastifyRequest, reply: FastifyReply, catalog: ServedCatalog): boolean {
+  reply.header("etag", catalog.etag).header("cache-control", "public, max-age=60");
+  return matchesEtag(request.headers["if-none-match"], catalog.etag);
 }
 
 function matchesEtag(header: string | undefined, etag: string): boolean {

@@ -37,6 +37,18 @@ describe("read side", () => {
     expect(body.data).toMatchObject({ name: "Test Co API", version: "1.0.0", openapi: `${BASE_URL}/api/v1/openapi.json` });
     expect(body.data.endpoints.map((e: { operationId: string }) => e.operationId)).toEqual(operations.map((o) => o.operationId));
     expect(body.data.hints.length).toBeGreaterThan(0);
+    expect(body.data.documentation).toBe(`${BASE_URL}/docs`);
+  });
+
+  it("serves llms.txt and llms-full.txt with this server's address", async () => {
+    const index = await t.app.inject({ method: "GET", url: "/llms.txt" });
+    expect(index.headers["content-type"]).toContain("text/markdown");
+    expect(index.body).toMatch(/^# Test Co\n\n> Small test company\./);
+    expect(index.body).toContain(`- [Web Apps](${BASE_URL}/api/v1/services/web-apps): We build web applications. Pricing from EUR 10,000 per project (fixed).`);
+    expect(index.body).toContain("## Optional");
+    const full = await t.app.inject({ method: "GET", url: "/llms-full.txt" });
+    expect(full.body).toContain("### Do you sign NDAs?\n\nYes, before the first call.");
+    expect(full.body).not.toContain("{{baseUrl}}");
   });
 
   it("GET /capabilities gives the compact overview", async () => {

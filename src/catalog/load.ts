@@ -43,7 +43,7 @@ export async function readCatalog(dir: string): Promise<LoadedCatalog> {
     });
     const hash = createHash("sha256").update(text).digest("hex");
     if (hash !== manifest.files[file]) throw new CatalogError(`catalog file ${file} does not match its manifest hash: the catalog is incomplete or was changed by hand`);
-    data[key] = parse(text, file);
+    data[key] = file.endsWith(".json") ? parse(text, file) : text;
   }
   return { manifest, data: data as CatalogData, folder };
 }

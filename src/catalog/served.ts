@@ -3,7 +3,7 @@ import { API_PREFIX, API_VERSION, operations } from "../api/operations.js";
 import { SearchEngine } from "../search/engine.js";
 import { terms } from "../search/text.js";
 import type { LoadedCatalog } from "./load.js";
-import { OPENAPI_URL_PLACEHOLDER, type CatalogData, type FaqEntry, type Manifest, type Product, type Service } from "./types.js";
+import { BASE_URL_PLACEHOLDER, OPENAPI_URL_PLACEHOLDER, type CatalogData, type FaqEntry, type Manifest, type Product, type Service } from "./types.js";
 
 /**
  * A catalog ready to serve: every fixed answer serialized once, the search indexes imported,
@@ -41,6 +41,9 @@ export class ServedCatalog {
   /** Serialized `data` of each fixed GET, by operationId. */
   readonly fixed = new Map<string, string>();
   readonly serviceDetails = new Map<string, string>();
+  /** llms.txt and llms-full.txt with this server's address. */
+  readonly llmsTxt: string;
+  readonly llmsFullTxt: string;
   readonly services: ReadonlyMap<string, Service>;
   private readonly products: ReadonlyMap<string, Product>;
   private readonly faqById: ReadonlyMap<string, FaqEntry>;
@@ -58,13 +61,15 @@ export class ServedCatalog {
     this.recommendEngine = new SearchEngine(data.recommendIndex);
     this.faqEngine = new SearchEngine(data.faqIndex);
 
+    this.llmsTxt = data.llmsTxt.split(BASE_URL_PLACEHOLDER).join(baseUrl);
+    this.llmsFullTxt = data.llmsFullTxt.split(BASE_URL_PLACEHOLDER).join(baseUrl);
     const put = (operationId: string, value: unknown) => this.fixed.set(operationId, JSON.stringify(value));
     const { company } = data;
     put("getApiIndex", {
       name: `${company.name} API`,
       version: API_VERSION,
       description: `${company.tagline} Open API for LLM agents and custom GPTs; no authentication.`,
-      documentation: company.documentation ?? `${baseUrl}/docs`,
+      documentation: `${baseUrl}/docs`,
       openapi: `${baseUrl}${OPENAPI_URL}`,
       endpoints: operations.map(({ method, path, operationId, summary }) => ({ method, path, operationId, summary })),
       hints: [
@@ -143,7 +148,6 @@ export class ServedCatalog {
     return this.faqEngine.search(query, limit).map((hit) => {
       const entry = this.faqById.get(hit.id)!;
       const url = `${this.baseUrl}${API_PREFIX}/faq/search?q=${encodeURIComponent(entry.question)}`;
-      const dated = entry.updated ? ` (updated ${entry.updated})` : "";
       return {
         id: entry.id,
         question: entry.question,
@@ -152,7 +156,7 @@ export class ServedCatalog {
         ...(entry.updated ? { updated: entry.updated } : {}),
         score: hit.score,
         url,
-        citeAs: `${this.data.company.name} FAQ, "${entry.question}"${dated}, ${url}`,
+        citeAs: `${entry.citeAs}, ${url}`,
       };
     });
   }

@@ -65,6 +65,8 @@ export interface FaqEntry {
   category: string;
   tags: string[];
   updated?: string;
+  /** Citation without the address, which the runtime adds from its public base URL. */
+  citeAs: string;
 }
 
 export interface Tool {
@@ -165,6 +167,9 @@ export interface CatalogData {
   openapi: Record<string, unknown>;
   recommendIndex: ExportedIndex;
   faqIndex: ExportedIndex;
+  /** Markdown for LLMs (llmstxt.org), with BASE_URL_PLACEHOLDER where the public address goes. */
+  llmsTxt: string;
+  llmsFullTxt: string;
 }
 
 /** File name of each part of the catalog. */
@@ -181,10 +186,15 @@ export const CATALOG_FILES: Record<keyof CatalogData, string> = {
   openapi: "openapi.json",
   recommendIndex: "index-recommend.json",
   faqIndex: "index-faq.json",
+  llmsTxt: "llms.txt",
+  llmsFullTxt: "llms-full.txt",
 };
 
 export const MANIFEST_FILE = "manifest.json";
 export const CATALOG_FORMAT = 1;
+
+/** Stands for the server's public address in compiled text; replaced when the catalog is loaded. */
+export const BASE_URL_PLACEHOLDER = "{{baseUrl}}";
 
 /** Written in the advisor's set-up steps; the runtime replaces it by the OpenAPI document's address. */
 export const OPENAPI_URL_PLACEHOLDER = "{{openapiUrl}}";

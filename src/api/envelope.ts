@@ -16,9 +16,16 @@ export interface ErrorPayload {
   details?: ErrorDetail[];
 }
 
-export function successBody(dataJson: string, now: Date, type?: string): string {
+const CLOSE = Buffer.from("}");
+
+/**
+ * A success envelope around serialized `data`. Catalog answers arrive as bytes encoded once at
+ * load, so a large list costs one memory copy per response, not a UTF-8 encoding.
+ */
+export function successBody(data: string | Buffer, now: Date, type?: string): string | Buffer {
   const typed = type === undefined ? "" : `,"type":${JSON.stringify(type)}`;
-  return `{"success":true,"apiVersion":"${API_VERSION}","timestamp":"${now.toISOString()}"${typed},"data":${dataJson}}`;
+  const head = `{"success":true,"apiVersion":"${API_VERSION}","timestamp":"${now.toISOString()}"${typed},"data":`;
+  return typeof data === "string" ? `${head}${data}}` : Buffer.concat([Buffer.from(head), data, CLOSE]);
 }
 
 export function errorBody(error: ErrorPayload, now: Date): string {

@@ -38,9 +38,9 @@ export class ServedCatalog {
   readonly data: CatalogData;
   /** Strong validator for every catalog answer: the content and the public address it embeds. */
   readonly etag: string;
-  /** Serialized `data` of each fixed GET, by operationId. */
-  readonly fixed = new Map<string, string>();
-  readonly serviceDetails = new Map<string, string>();
+  /** Serialized `data` of each fixed GET, by operationId, as UTF-8 bytes. */
+  readonly fixed = new Map<string, Buffer>();
+  readonly serviceDetails = new Map<string, Buffer>();
   /** llms.txt and llms-full.txt with this server's address. */
   readonly llmsTxt: string;
   readonly llmsFullTxt: string;
@@ -49,6 +49,8 @@ export class ServedCatalog {
   private readonly faqById: ReadonlyMap<string, FaqEntry>;
   private readonly recommendEngine: SearchEngine;
   private readonly faqEngine: SearchEngine;
+  /** Each item's problem phrases in index form, to explain a recommendation without re-stemming. */
+  private readonly problemTerms: ReadonlyMap<string, { p: string; terms: string[] }[]>;
 
   constructor(loaded: LoadedCatalog, private readonly baseUrl: string) {
     const { data, manifest } = loaded;
@@ -60,10 +62,11 @@ export class ServedCatalog {
     this.faqById = new Map(data.faq.map((f) => [f.id, f]));
     this.recommendEngine = new SearchEngine(data.recommendIndex);
     this.faqEngine = new SearchEngine(data.faqIndex);
+    this.problemTerms = new Map([...data.services, ...data.products].map((item) => [item.id, item.problems.map((p) => ({ p, terms: terms(p) }))]));
 
     this.llmsTxt = data.llmsTxt.split(BASE_URL_PLACEHOLDER).join(baseUrl);
     this.llmsFullTxt = data.llmsFullTxt.split(BASE_URL_PLACEHOLDER).join(baseUrl);
-    const put = (operationId: string, value: unknown) => this.fixed.set(operationId, JSON.stringify(value));
+    const put = (operationId: string, value: unknown) => this.fixed.set(operationId, Buffer.from(JSON.stringify(value)));
     const { company } = data;
     put("getApiIndex", {
       name: `${company.name} API`,
@@ -89,7 +92,7 @@ export class ServedCatalog {
         ...(s.duration ? { duration: s.duration } : {}), url: this.serviceUrl(s.id),
       })),
     });
-    for (const s of data.services) this.serviceDetails.set(s.id, JSON.stringify({ ...s, url: this.serviceUrl(s.id) }));
+    for (const s of data.services) this.serviceDetails.set(s.id, Buffer.from(JSON.stringify({ ...s, url: this.serviceUrl(s.id) })));
     put("listTechniques", { count: data.techniques.length, techniques: data.techniques });
     for (const [id, operationId] of Object.entries(PRODUCT_OPERATIONS)) {
       const product = this.products.get(id);
@@ -126,8 +129,8 @@ export class ServedCatalog {
       const service = this.services.get(hit.id);
       const item: Service | Product = service ?? this.products.get(hit.id)!;
       // The problems phrased most like the query explain the match best.
-      const phrases = item.problems
-        .map((p) => ({ p, shared: terms(p).filter((t) => queryTerms.has(t)).length }))
+      const phrases = this.problemTerms.get(item.id)!
+        .map(({ p, terms: phraseTerms }) => ({ p, shared: phraseTerms.filter((t) => queryTerms.has(t)).length }))
         .filter((x) => x.shared > 0)
         .sort((a, b) => b.shared - a.shared)
         .slice(0, 2)

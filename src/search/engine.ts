@@ -99,6 +99,8 @@ export async function buildIndex(fields: FieldSpec[], documents: SearchDocument[
 const MAX_QUERY_TERMS = 32;
 /** A term found in more than this share of documents says little about any of them. */
 const COMMON_SHARE = 0.5;
+/** Remembered typo corrections, oldest dropped first. */
+const CORRECTION_CACHE = 10_000;
 
 export class SearchEngine {
   private readonly indexes: { weight: number; index: Index }[];
@@ -110,6 +112,7 @@ export class SearchEngine {
   private readonly scores: Float64Array;
   private readonly best: Float64Array;
   private readonly masks: Uint32Array;
+  private readonly corrections = new Map<string, string | undefined>();
 
   constructor(exported: ExportedIndex) {
     this.ids = exported.ids;
@@ -184,12 +187,21 @@ export class SearchEngine {
     return hits;
   }
 
+  /** Typo correction tries hundreds of candidates; people repeat the same words, so answers are kept. */
+  private corrected(word: string): string | undefined {
+    if (this.corrections.has(word)) return this.corrections.get(word);
+    const answer = correct(word, this.vocabulary);
+    if (this.corrections.size >= CORRECTION_CACHE) this.corrections.delete(this.corrections.keys().next().value!);
+    this.corrections.set(word, answer);
+    return answer;
+  }
+
   /** Distinct query terms in index form, each with the word as the caller wrote it (typos corrected). */
   private queryWords(query: string): { word: string; term: string }[] {
     const out: { word: string; term: string }[] = [];
     const seen = new Set<string>();
     for (const word of words(query)) {
-      const known = this.frequency.has(stem(word)) ? word : correct(word, this.vocabulary);
+      const known = this.frequency.has(stem(word)) ? word : this.corrected(word);
       if (known === undefined) continue;
       const term = stem(known);
       if (seen.has(term)) continue;

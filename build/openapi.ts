@@ -15,12 +15,25 @@ export interface OpenApiInfo {
 const ERROR_TEXT: Record<number, string> = {
   400: "Validation error: error.details names each field and what to send instead.",
   404: "Not found: error.message says where to find valid ids.",
-  409: "A request with this Idempotency-Key is still running: retry shortly.",
   413: "Body larger than 64 KiB.",
   415: "Content-Type must be application/json.",
   422: "This Idempotency-Key was used with a different body.",
   429: "Too many requests, or the free review allowance is used: error.code says which and what to do.",
   500: "Internal error: retry later.",
+};
+
+const TAGS: Record<string, string> = {
+  Discovery: "What this API and the company offer, in one call.",
+  Catalog: "Services and the development techniques and stack.",
+  Products: "The products alpha, beta and alpha-secure.",
+  Recommendation: "Services and products ranked for a problem in plain words.",
+  FAQ: "Answers with citations.",
+  Quotes: "Quote reviews and new quote requests.",
+  Tickets: "Ticket reviews and the free-review allowance.",
+  "Tools Lab": "Tools Lab tools and the waitlist.",
+  Leads: "Hand-over of a lead from a conversation.",
+  GPT: "Set-up data for a custom GPT.",
+  Meta: "Contact details and this OpenAPI document.",
 };
 
 const envelopeProperties = {
@@ -122,7 +135,9 @@ export function compileOpenApi(info: OpenApiInfo): JsonSchema {
       description: info.description,
       ...(info.contactEmail ? { contact: { email: info.contactEmail, ...(info.website ? { url: info.website } : {}) } } : {}),
     },
-    tags: [...new Set(operations.map((o) => o.tag))].map((name) => ({ name })),
+    tags: [...new Set(operations.map((o) => o.tag))].map((name) => ({ name, description: TAGS[name] ?? name })),
+    // No authentication on any operation (GPT set-up: Authentication None).
+    security: [],
     paths,
     components,
     "x-limits": { bodyBytes: LIMITS.bodyBytes, freeTicketReviews: LIMITS.freeTicketReviews },

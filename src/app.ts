@@ -1,3 +1,4 @@
+import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { ApiError, errorBody, successBody } from "./api/envelope.js";
 import { LIMITS, operations, type Operation } from "./api/operations.js";
@@ -50,6 +51,17 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     // Routes are matched case-sensitively; a trailing slash is forgiven.
     routerOptions: { ignoreTrailingSlash: true },
   });
+
+  // Per-address limits with the standard headers; the answer is our error envelope with Retry-After.
+  if (options.config.rateLimitPerMinute) {
+    await app.register(rateLimit, {
+      max: options.config.rateLimitPerMinute,
+      timeWindow: 60_000,
+      enableDraftSpec: true,
+      errorResponseBuilder: (_request, context) =>
+        new ApiError(429, "rate_limited", `Too many requests from this address (limit ${context.max} a minute): retry after ${context.after}.`),
+    });
+  }
 
   // Bodies are JSON only: anything else is 415 with the fix, not a confusing validation error.
   app.removeContentTypeParser("text/plain");

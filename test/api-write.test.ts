@@ -178,3 +178,17 @@ describe("safe retries and bad input", () => {
     expect(res.body.error.details).toEqual([{ path: "body.name", message: "name is 201 characters long; the limit is 200: shorten it" }]);
   });
 });
+
+describe("rate limits", () => {
+  it("answers 429 rate_limited with Retry-After and RateLimit headers past the per-address limit", async () => {
+    const { createApp } = await import("../src/app.js");
+    const app = await createApp({ catalog: t.catalog, store: t.store, config: { publicBaseUrl: "http://x", rateLimitPerMinute: 2 } });
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await app.inject({ method: "GET", url: "/api/v1/contact" }));
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 429]);
+    expect(answers[0]!.headers["ratelimit-limit"]).toBe("2");
+    expect(answers[2]!.headers["retry-after"]).toBeDefined();
+    expect(JSON.parse(answers[2]!.body)).toMatchObject({ success: false, error: { code: "rate_limited" } });
+    await app.close();
+  });
+});

@@ -1,0 +1,55 @@
+import { execFile } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { validate } from "@readme/openapi-parser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BASE_URL, testApp, type TestApp } from "./helpers/app.js";
+import { SAMPLE_CONTENT, tempDir } from "./helpers/content.js";
+
+/** The served OpenAPI document passes a validator and a linter with the GPT Actions limits. */
+const run = promisify(execFile);
+const root = join(SAMPLE_CONTENT, "..");
+let t: TestApp;
+let file: string;
+let doc: { servers: { url: string }[]; paths: Record<string, Record<string, Record<string, unknown>>> };
+let text: string;
+
+beforeAll(async () => {
+  t = await testApp({ content: SAMPLE_CONTENT });
+  text = (await t.app.inject({ method: "GET", url: "/api/v1/openapi.json" })).body;
+  doc = JSON.parse(text);
+  file = join(await tempDir("frontdesk-openapi-"), "openapi.json");
+  await writeFile(file, text);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe("openapi.json", () => {
+  it("passes @readme/openapi-parser validation", async () => {
+    const result = await validate(file);
+    expect(result.valid, JSON.stringify(result)).toBe(true);
+  });
+
+  it("passes redocly lint with operationIds, 4xx responses and the GPT limits as errors", async () => {
+    const result = await run(join(root, "node_modules/.bin/redocly"), ["lint", file, "--config", join(root, "redocly.yaml"), "--format", "stylish"], {
+      env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+    }).catch((error: { stdout: string; stderr: string }) => {
+      throw new Error(`redocly lint failed:\n${error.stdout}\n${error.stderr}`);
+    });
+    expect(result.stdout + result.stderr).not.toMatch(/\berror\b\s+\S/);
+  }, 60_000);
+
+  it("fits GPT Actions: at most 30 operations, under 1 MB, https-ready servers from PUBLIC_BASE_URL", () => {
+    const ops = Object.values(doc.paths).flatMap((p) => Object.entries(p));
+    expect(ops.length).toBe(20);
+    expect(ops.length).toBeLessThanOrEqual(30);
+    expect(Buffer.byteLength(text)).toBeLessThan(1024 * 1024);
+    expect(doc.servers[0]!.url).toBe(BASE_URL);
+    for (const [method, op] of ops) {
+      expect(op.operationId).toBeTypeOf("string");
+      if (method === "post") expect(op["x-openai-isConsequential"]).toBeTypeOf("boolean");
+    }
+  });
+});

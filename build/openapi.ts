@@ -114,7 +114,7 @@ function operationObject(op: Operation): JsonSchema {
     tags: [op.tag],
     ...(parameters(op).length ? { parameters: parameters(op) } : {}),
     ...(op.body
-      ? { requestBody: { required: true, content: { "application/json": { schema: op.body } } } }
+      ? { requestBody: { required: true, content: { "application/json": { schema: op.body, ...(op.example ? { example: op.example } : {}) } } } }
       : {}),
     responses: {
       "200": success,

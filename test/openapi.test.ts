@@ -41,6 +41,19 @@ describe("openapi.json", () => {
     expect(result.stdout + result.stderr).not.toMatch(/\berror\b\s+\S/);
   }, 60_000);
 
+  it("shows request examples that the API accepts", async () => {
+    const examples = Object.values(doc.paths).flatMap((p) => Object.values(p)).flatMap((op) => {
+      const media = (op.requestBody as { content: Record<string, { example?: unknown }> } | undefined)?.content["application/json"];
+      return media?.example ? [[op.operationId as string, media.example] as const] : [];
+    });
+    expect(examples.length).toBe(5);
+    for (const [operationId, example] of examples) {
+      const path = Object.entries(doc.paths).find(([, p]) => Object.values(p).some((o) => o.operationId === operationId))![0];
+      const res = await t.app.inject({ method: "POST", url: path, payload: example as Record<string, unknown> });
+      expect(res.statusCode, `${operationId}: ${res.body}`).toBe(200);
+    }
+  });
+
   it("fits GPT Actions: at most 30 operations, under 1 MB, https-ready servers from PUBLIC_BASE_URL", () => {
     const ops = Object.values(doc.paths).flatMap((p) => Object.entries(p));
     expect(ops.length).toBe(20);

@@ -16,6 +16,8 @@ export interface Operation {
   params?: JsonSchema;
   query?: JsonSchema;
   body?: JsonSchema;
+  /** A realistic request body, shown in the OpenAPI document and the docs page. */
+  example?: Record<string, unknown>;
   /** Schema of the envelope's `data`. */
   data: JsonSchema;
   /** The envelope's `type`, where the spec names one. */
@@ -164,7 +166,7 @@ export const operations: Operation[] = [
     }),
   },
   {
-    operationId: "reviewQuote", method: "POST", path: "/api/v1/quotes/review", tag: "Quotes", errors: [400],
+    operationId: "reviewQuote", method: "POST", example: { quoteText: "1. SCOPE\nA customer portal with login and booking.\n2. PRICE\nDesign EUR 6,500\nBuild EUR 38,000\nTotal EUR 44,500\n3. PAYMENT\n30% on signature, 70% on acceptance.", companyName: "Van Dijk BV", contactEmail: "it@vandijk.example" }, path: "/api/v1/quotes/review", tag: "Quotes", errors: [400],
     summary: "Review an existing quote: completeness score out of 10 and a counter proposal",
     description: `Paste a quote or statement of work as plain text. Returns a score out of 10 (8 passes), every criterion with evidence and advice, and a counter proposal. ${idempotencyHint}`,
     action: { name: "reviewQuote", when: "The visitor pastes or describes a quote or statement of work from any vendor and wants it checked." },
@@ -183,7 +185,7 @@ export const operations: Operation[] = [
     }),
   },
   {
-    operationId: "requestQuote", method: "POST", path: "/api/v1/quotes/request", tag: "Quotes", errors: [400],
+    operationId: "requestQuote", method: "POST", example: { projectDescription: "An app for our 40 field engineers to see jobs, log hours and upload photos, connected to our planning system.", budget: "EUR 60-90k", timeline: "live before June", contactEmail: "ops@example.com", requestedBy: "gpt" }, path: "/api/v1/quotes/request", tag: "Quotes", errors: [400],
     summary: "Request a new quote and get a draft proposal",
     description: `Describe the project; returns a draft proposal with recommended services, phases, an estimate range from catalog prices, assumptions, open questions and next steps. ${idempotencyHint}`,
     action: { name: "requestQuote", when: "The visitor wants a proposal or price for a new project; collect the description, budget and timeline first." },
@@ -200,7 +202,7 @@ export const operations: Operation[] = [
     data: obj({ reference: reference("quote-"), proposal: { type: "object" } }),
   },
   {
-    operationId: "reviewTicket", method: "POST", path: "/api/v1/tickets/review", tag: "Tickets", errors: [400, 429],
+    operationId: "reviewTicket", method: "POST", example: { ticketText: "## Steps to reproduce\n1. Open Invoices\n2. Click Export > CSV\n## Expected\nValues with commas are quoted.\n## Actual\nRows split into extra columns.", type: "bug", clientId: "gpt-conv-123" }, path: "/api/v1/tickets/review", tag: "Tickets", errors: [400, 429],
     summary: "Rate a ticket 0-10 (8 passes); 5 free reviews per clientId, then contactEmail",
     description: `Rates a bug, feature, question or task ticket with evidence and advice per criterion and a rewritten skeleton. After 5 free reviews per clientId, send contactEmail. ${idempotencyHint}`,
     action: { name: "reviewTicket", when: "The visitor pastes a ticket, issue or bug report and wants it rated. Pass a stable clientId; after 5 free reviews ask for an e-mail." },
@@ -225,7 +227,7 @@ export const operations: Operation[] = [
     data: obj({ clientId: text, used: int, freeLimit: int, remaining: int, emailRequired: bool }),
   },
   {
-    operationId: "joinWaitlist", method: "POST", path: "/api/v1/waitlist", tag: "Tools Lab", errors: [400],
+    operationId: "joinWaitlist", method: "POST", example: { name: "Ann de Vries", email: "ann@example.com", company: "Acme", toolsInterested: ["cloud-cost-estimator"] }, path: "/api/v1/waitlist", tag: "Tools Lab", errors: [400],
     summary: "Join the Tools Lab waitlist for early access",
     description: `Signs a person up for early access to Tools Lab tools; the same e-mail again updates the interests. ${idempotencyHint}`,
     action: { name: "joinWaitlist", when: "The visitor wants early access to a Tools Lab tool; ask for name and e-mail and their consent." },
@@ -247,7 +249,7 @@ export const operations: Operation[] = [
     data: obj({ available: arr(obj({ id: text, title: text, summary: text, url: text })), upcoming: arr(obj({ id: text, title: text, summary: text, expected: text })) }),
   },
   {
-    operationId: "submitLeadIntent", method: "POST", path: "/api/v1/leads/intent", tag: "Leads", errors: [400],
+    operationId: "submitLeadIntent", method: "POST", example: { description: "Wants an AI agent that turns order e-mails into ERP orders; 900 orders a week.", name: "Ann de Vries", email: "ann@example.com", intent: "demo", requestedBy: "gpt", conversationId: "conv-123" }, path: "/api/v1/leads/intent", tag: "Leads", errors: [400],
     summary: "Hand over a lead from a conversation",
     description: `Records who wants what so a person follows up. The same conversationId again returns the same reference. ${idempotencyHint}`,
     action: { name: "submitLead", when: "The visitor wants to be contacted, a demo, a security check or a partnership; ask consent first and set requestedBy to gpt." },

@@ -123,7 +123,7 @@ async function main() {
   log();
 
   // ---- cold start ---------------------------------------------------------------------
-  const serverEnv = (data: string) => ({ FRONTDESK_CATALOG: catalog, FRONTDESK_DATA: data, FRONTDESK_RATE_LIMIT: "0" });
+  const serverEnv = (data: string) => ({ FRONTDESK_CATALOG: catalog, FRONTDESK_DATA: data, RATE_LIMIT_READ_PER_MINUTE: "0", RATE_LIMIT_WRITE_PER_MINUTE: "0" });
   const starts: number[] = [];
   for (let i = 0; i < 3; i++) {
     const server = await start(["dist/cli.js", "serve"], serverEnv(join(work, `cold-${i}.json`)));

@@ -1,7 +1,7 @@
-import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { ApiError, errorBody, successBody } from "./api/envelope.js";
 import { LIMITS, operations, type Operation } from "./api/operations.js";
+import { registerRateLimits } from "./api/rate-limit.js";
 import { validationDetails } from "./api/validation.js";
 import type { ServedCatalog } from "./catalog/served.js";
 import type { Config } from "./config.js";
@@ -52,16 +52,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
   });
 
-  // Per-address limits with the standard headers; the answer is our error envelope with Retry-After.
-  if (options.config.rateLimitPerMinute) {
-    await app.register(rateLimit, {
-      max: options.config.rateLimitPerMinute,
-      timeWindow: 60_000,
-      enableDraftSpec: true,
-      errorResponseBuilder: (_request, context) =>
-        new ApiError(429, "rate_limited", `Too many requests from this address (limit ${context.max} a minute): retry after ${context.after}.`),
-    });
-  }
+  await registerRateLimits(app, { readsPerMinute: options.config.readsPerMinute ?? 0, writesPerMinute: options.config.writesPerMinute ?? 0 });
 
   // Bodies are JSON only: anything else is 415 with the fix, not a confusing validation error.
   app.removeContentTypeParser("text/plain");

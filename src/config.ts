@@ -14,8 +14,9 @@ export interface Config {
   databaseUrl?: string;
   /** How often the catalog folder is checked for a new build, in milliseconds. */
   catalogPollMs: number;
-  /** Requests per minute and IP address before 429 rate_limited. */
-  rateLimitPerMinute: number;
+  /** Requests per minute and address before 429 rate_limited; 0 is no limit. */
+  readsPerMinute: number;
+  writesPerMinute: number;
   logLevel: string;
 }
 
@@ -31,7 +32,9 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     dataFile: env.FRONTDESK_DATA ?? "data/frontdesk.json",
     ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
     catalogPollMs: integer(env.FRONTDESK_CATALOG_POLL_MS, 1000, "FRONTDESK_CATALOG_POLL_MS"),
-    rateLimitPerMinute: integer(env.FRONTDESK_RATE_LIMIT, 300, "FRONTDESK_RATE_LIMIT"),
+    // Generous: ChatGPT's calls for many users arrive from a few shared addresses.
+    readsPerMinute: integer(env.RATE_LIMIT_READ_PER_MINUTE, 1200, "RATE_LIMIT_READ_PER_MINUTE"),
+    writesPerMinute: integer(env.RATE_LIMIT_WRITE_PER_MINUTE, 240, "RATE_LIMIT_WRITE_PER_MINUTE"),
     logLevel: env.LOG_LEVEL ?? "info",
   };
 }

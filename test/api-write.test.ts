@@ -182,13 +182,17 @@ describe("safe retries and bad input", () => {
 describe("rate limits", () => {
   it("answers 429 rate_limited with Retry-After and RateLimit headers past the per-address limit", async () => {
     const { createApp } = await import("../src/app.js");
-    const app = await createApp({ catalog: t.catalog, store: t.store, config: { publicBaseUrl: "http://x", rateLimitPerMinute: 2 } });
+    const app = await createApp({ catalog: t.catalog, store: t.store, config: { publicBaseUrl: "http://x", readsPerMinute: 2, writesPerMinute: 1 } });
     const answers = [];
     for (let i = 0; i < 3; i++) answers.push(await app.inject({ method: "GET", url: "/api/v1/contact" }));
     expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 429]);
-    expect(answers[0]!.headers["ratelimit-limit"]).toBe("2");
+    expect(answers[0]!.headers["ratelimit-policy"]).toBe('"read";q=2;w=60');
+    expect(answers[0]!.headers.ratelimit).toMatch(/^"read";r=1;t=\d+$/);
     expect(answers[2]!.headers["retry-after"]).toBeDefined();
     expect(JSON.parse(answers[2]!.body)).toMatchObject({ success: false, error: { code: "rate_limited" } });
+    // Writes are counted apart from reads, with their own (stricter) limit.
+    const write = () => app.inject({ method: "POST", url: "/api/v1/leads/intent", payload: { description: "limited" } });
+    expect([(await write()).statusCode, (await write()).statusCode]).toEqual([200, 429]);
     await app.close();
   });
 });

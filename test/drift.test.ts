@@ -94,7 +94,7 @@ describe("every answer matches openapi.json", () => {
   });
 
   it("documents rate limiting (429) and internal errors (500) as they are answered", async () => {
-    const limited = await createApp({ catalog: t.catalog, store: t.store, config: { publicBaseUrl: "http://x", rateLimitPerMinute: 1 } });
+    const limited = await createApp({ catalog: t.catalog, store: t.store, config: { publicBaseUrl: "http://x", readsPerMinute: 1 } });
     await limited.inject({ method: "GET", url: "/api/v1/contact" });
     expectDocumented("getContact", await limited.inject({ method: "GET", url: "/api/v1/contact" }), 429);
     await limited.close();

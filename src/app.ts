@@ -1,6 +1,7 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { ApiError, errorBody, successBody } from "./api/envelope.js";
 import { LIMITS, operations, type Operation } from "./api/operations.js";
+import { loggerOptions, registerObservability, requestIdOptions } from "./api/observability.js";
 import { registerRateLimits } from "./api/rate-limit.js";
 import { validationDetails } from "./api/validation.js";
 import type { ServedCatalog } from "./catalog/served.js";
@@ -22,7 +23,8 @@ export interface AppOptions {
   store: Store;
   clock?: () => Date;
   config: Pick<Config, "publicBaseUrl"> & Partial<Config>;
-  logger?: boolean | { level: string };
+  /** Logging (pino options); a stream may be given to capture the log. */
+  logger?: boolean | { level: string; stream?: NodeJS.WritableStream };
 }
 
 export interface RequestContext {
@@ -44,7 +46,8 @@ const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? (() => new Date());
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: loggerOptions(options.logger),
+    ...requestIdOptions,
     bodyLimit: LIMITS.bodyBytes,
     trustProxy: true,
     ajv: { customOptions: { allErrors: true, verbose: true, coerceTypes: "array", removeAdditional: false, useDefaults: true } },
@@ -53,6 +56,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await registerRateLimits(app, { readsPerMinute: options.config.readsPerMinute ?? 0, writesPerMinute: options.config.writesPerMinute ?? 0 });
+
+  registerObservability(app, options.catalog, options.store, clock);
 
   // Bodies are JSON only: anything else is 415 with the fix, not a confusing validation error.
   app.removeContentTypeParser("text/plain");

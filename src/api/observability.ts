@@ -1,0 +1,58 @@
+import { randomUUID } from "node:crypto";
+import type { FastifyInstance, FastifyServerOptions } from "fastify";
+import type { CatalogSource } from "../app.js";
+import type { Store } from "../store/store.js";
+import { ApiError, errorBody, successBody } from "./envelope.js";
+
+/**
+ * Request ids, one honest log line per request, and the health endpoints an orchestrator polls.
+ * Logs carry no personal data: paths are logged without their query string (a query can hold a
+ * client id or a visitor's words), bodies are never logged, and personal fields are redacted
+ * wherever an object is logged.
+ */
+const PERSONAL_FIELDS = ["email", "contactEmail", "name", "company", "clientId", "description", "quoteText", "ticketText", "projectDescription"];
+
+export function loggerOptions(logger: boolean | { level: string; stream?: NodeJS.WritableStream } | undefined): FastifyServerOptions["logger"] {
+  if (!logger) return false;
+  return {
+    ...(typeof logger === "object" ? logger : {}),
+    redact: { paths: [...PERSONAL_FIELDS.flatMap((f) => [f, `*.${f}`]), "req.headers.cookie", "req.headers.authorization"], censor: "[redacted]" },
+  };
+}
+
+const REQUEST_ID = /^[\w.-]{1,64}$/;
+
+export const requestIdOptions = {
+  requestIdHeader: "x-request-id",
+  // A caller's own id is kept when it is short and plain, so both sides' logs can be joined.
+  genReqId: (request: { headers: Record<string, unknown> }) => {
+    const given = request.headers["x-request-id"];
+    return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
+  },
+  disableRequestLogging: true,
+} satisfies Partial<FastifyServerOptions>;
+
+export function registerObservability(app: FastifyInstance, catalog: CatalogSource, store: Store, clock: () => Date): void {
+  app.addHook("onSend", async (request, reply, payload) => {
+    reply.header("x-request-id", request.id);
+    return payload;
+  });
+  app.addHook("onResponse", async (request, reply) => {
+    request.log.info({ method: request.method, path: request.url.split("?")[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request");
+  });
+
+  const json = "application/json; charset=utf-8";
+  app.get("/healthz", (_request, reply) => reply.type(json).header("cache-control", "no-store").send(successBody(JSON.stringify({ status: "ok" }), clock())));
+  app.get("/readyz", async (request, reply) => {
+    reply.type(json).header("cache-control", "no-store");
+    try {
+      const hash = catalog.current.manifest.contentHash;
+      await store.ticketUsage("readyz"); // any read proves the store answers
+      return reply.send(successBody(JSON.stringify({ status: "ready", catalog: hash.slice(0, 12) }), clock()));
+    } catch (error) {
+      request.log.error({ err: error }, "not ready");
+      const failure = new ApiError(503, "not_ready", "The store does not answer yet: retry shortly.");
+      return reply.code(503).send(errorBody({ code: failure.code, message: failure.message }, clock()));
+    }
+  });
+}

@@ -1,0 +1,54 @@
+import { Writable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../src/app.js";
+import { testApp, type TestApp } from "./helpers/app.js";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await testApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe("health, request ids and logs", () => {
+  it("answers /healthz and /readyz outside /api/v1", async () => {
+    const live = await t.app.inject({ method: "GET", url: "/healthz" });
+    expect(JSON.parse(live.body).data).toEqual({ status: "ok" });
+    const ready = await t.app.inject({ method: "GET", url: "/readyz" });
+    expect(ready.statusCode).toBe(200);
+    expect(JSON.parse(ready.body).data).toMatchObject({ status: "ready" });
+  });
+
+  it("answers /readyz with 503 when the store does not answer", async () => {
+    const down = { ...t.store, ticketUsage: async () => { throw new Error("connection refused"); } };
+    const app = await createApp({ catalog: t.catalog, store: Object.assign(Object.create(Object.getPrototypeOf(t.store)), down), config: { publicBaseUrl: "http://x" } });
+    const res = await app.inject({ method: "GET", url: "/readyz" });
+    expect(res.statusCode).toBe(503);
+    expect(JSON.parse(res.body).error.code).toBe("not_ready");
+    await app.close();
+  });
+
+  it("returns a request id, keeping a plain one sent by the caller", async () => {
+    const own = await t.app.inject({ method: "GET", url: "/api/v1/contact", headers: { "x-request-id": "gpt-call-42" } });
+    expect(own.headers["x-request-id"]).toBe("gpt-call-42");
+    const made = await t.app.inject({ method: "GET", url: "/api/v1/contact", headers: { "x-request-id": "x".repeat(100) } });
+    expect(made.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("logs one line per request, without query strings or personal data", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const stream = new Writable({ write: (chunk, _enc, done) => { lines.push(JSON.parse(chunk.toString())); done(); } });
+    const app = await createApp({ catalog: t.catalog, store: t.store, config: { publicBaseUrl: "http://x" }, logger: { level: "info", stream } });
+    await app.inject({ method: "POST", url: "/api/v1/leads/intent", payload: { description: "Call me", email: "secret.person@example.com", name: "Secret Person" } });
+    await app.inject({ method: "GET", url: "/api/v1/tickets/usage?clientId=secret.person@example.com" });
+    await app.close();
+    const requests = lines.filter((l) => l.msg === "request");
+    expect(requests).toHaveLength(2);
+    expect(requests[1]).toMatchObject({ method: "GET", path: "/api/v1/tickets/usage", status: 200 });
+    expect(requests[0]!.reqId).toBeTypeOf("string");
+    const all = JSON.stringify(lines);
+    expect(all).not.toContain("secret.person");
+    expect(all).not.toContain("Secret Person");
+  });
+});

@@ -23,7 +23,8 @@ export function loggerOptions(logger: boolean | { level: string; stream?: NodeJS
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 
 export const requestIdOptions = {
-  requestIdHeader: "x-request-id",
+  // Off, so genReqId (which reads the header itself) always decides.
+  requestIdHeader: false,
   // A caller's own id is kept when it is short and plain, so both sides' logs can be joined.
   genReqId: (request: { headers: Record<string, unknown> }) => {
     const given = request.headers["x-request-id"];

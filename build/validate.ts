@@ -22,7 +22,17 @@ function validators(): Record<SchemaName, ValidateFunction> {
   return compiled;
 }
 
+/** Files made by `frontdesk new` carry this placeholder where the description goes. */
+export const TODO_MARKER = "<!-- TODO:";
+
 export function validateFile(file: SourceFile): Diagnostic[] {
+  const placeholder: Diagnostic[] = file.body.includes(TODO_MARKER)
+    ? [{ file: file.file, line: file.bodyLine, column: 1, severity: "error", message: "the text below the closing --- is still the placeholder: replace it with your own" }]
+    : [];
+  return [...placeholder, ...fieldErrors(file)];
+}
+
+function fieldErrors(file: SourceFile): Diagnostic[] {
   const validate = validators()[file.kind];
   if (validate(file.data)) return [];
   const errors = relevantErrors(validate.errors ?? []);

@@ -28,6 +28,18 @@ function counts(result: CheckResult): string {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
+/** A store that cannot open (database unreachable, data file in use) is one line and exit 1, not a stack trace. */
+async function reportingStoreErrors(run: () => Promise<unknown>): Promise<void> {
+  const { StoreError } = await import("./store/lowdb-store.js");
+  try {
+    await run();
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+    console.error(error.message);
+    process.exitCode = 1;
+  }
+}
+
 program
   .command("validate")
   .description("check every content file and report all mistakes; exit 1 on any error")
@@ -69,11 +81,90 @@ program
   });
 
 program
+  .command("dev")
+  .description("build, serve, and rebuild on every content change (errors keep the last good catalog)")
+  .option("--content <dir>", "content folder", process.env.FRONTDESK_CONTENT ?? "content")
+  .action(async (opts: { content: string }) => {
+    const { dev } = await import("./dev.js");
+    await dev(readConfig(process.env), opts.content);
+  });
+
+program
+  .command("diff [before] [after]")
+  .description("what changed between two catalog folders, or between the content at a git ref and now (--ref)")
+  .option("--ref <ref>", "compare the content at this git ref with the working tree")
+  .option("--content <dir>", "content folder (with --ref)", process.env.FRONTDESK_CONTENT ?? "content")
+  .addOption(new Option("--format <format>", "output").choices(["markdown", "json"]).default("markdown"))
+  .action(async (before: string | undefined, after: string | undefined, opts: { ref?: string; content: string; format: string }) => {
+    const { diffCatalogFolders, diffMarkdown } = await import("../build/diff.js");
+    let folders: [string, string];
+    if (opts.ref) {
+      const { contentAtRef } = await import("../build/git-content.js");
+      const { mkdtemp } = await import("node:fs/promises");
+      const { join } = await import("node:path");
+      const { tmpdir } = await import("node:os");
+      const out = await mkdtemp(join(tmpdir(), "frontdesk-diff-"));
+      const { buildCatalog } = await compiler();
+      const built = await Promise.all([
+        buildCatalog({ content: await contentAtRef(opts.ref, opts.content), catalog: join(out, "before") }),
+        buildCatalog({ content: opts.content, catalog: join(out, "after") }),
+      ]);
+      const broken = built.findIndex((b) => !b.published);
+      if (broken >= 0) {
+        console.error(`the content ${broken === 0 ? `at ${opts.ref}` : "in the working tree"} does not build: run "frontdesk validate"`);
+        process.exitCode = 1;
+        return;
+      }
+      folders = [join(out, "before"), join(out, "after")];
+    } else if (before && after) {
+      folders = [before, after];
+    } else {
+      console.error("give two catalog folders, or --ref <git ref>");
+      process.exitCode = 1;
+      return;
+    }
+    const diff = await diffCatalogFolders(...folders);
+    console.log(opts.format === "json" ? JSON.stringify(diff, null, 2) : diffMarkdown(diff));
+  });
+
+program
+  .command("new <kind> <slug>")
+  .description("write a new content file with every field and a comment on each (service, technique, faq, tool)")
+  .option("--content <dir>", "content folder", process.env.FRONTDESK_CONTENT ?? "content")
+  .action(async (kind: string, slug: string, opts: { content: string }) => {
+    const { newContentFile } = await import("../build/templates.js");
+    try {
+      const file = await newContentFile(opts.content, kind, slug);
+      console.error(`wrote ${file}: fill in the empty fields, then run "npm run validate"`);
+    } catch (error) {
+      console.error((error as Error).message);
+      process.exitCode = 1;
+    }
+  });
+
+program
   .command("serve")
   .description("serve the API from the compiled catalog (PORT, HOST, FRONTDESK_CATALOG, PUBLIC_BASE_URL)")
   .action(async () => {
     const { serve } = await import("./serve.js");
-    await serve(readConfig(process.env));
+    await reportingStoreErrors(() => serve(readConfig(process.env)));
+  });
+
+program
+  .command("migrate")
+  .description("apply the PostgreSQL schema migrations (DATABASE_URL) and exit; serve also applies them on start")
+  .action(async () => {
+    const { databaseUrl } = readConfig(process.env);
+    if (!databaseUrl) {
+      console.error("DATABASE_URL is not set: migrations are for the PostgreSQL store; the embedded store needs none");
+      process.exitCode = 1;
+      return;
+    }
+    const { migrate } = await import("./store/postgres-store.js");
+    await reportingStoreErrors(async () => {
+      const applied = await migrate(databaseUrl);
+      console.error(applied.length === 0 ? "the database schema is up to date" : `applied migrations ${applied.join(", ")}`);
+    });
   });
 
 await program.parseAsync();

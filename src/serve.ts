@@ -3,18 +3,26 @@ import { LiveCatalog } from "./catalog/live.js";
 import type { Config } from "./config.js";
 import { openStore } from "./store/open.js";
 
-/** `frontdesk serve`: load the catalog and the store, listen, and shut down cleanly on a signal. */
-export async function serve(config: Config): Promise<void> {
+/** Something that runs beside the server (the dev watcher) and stops with it. */
+export type Companion = (running: { catalog: LiveCatalog; log: (message: string) => void }) => () => void;
+
+/**
+ * `frontdesk serve`: load the catalog and the store, listen, and shut down cleanly on a signal.
+ * `frontdesk dev` passes a companion that rebuilds the catalog when content changes.
+ */
+export async function serve(config: Config, companion?: Companion): Promise<void> {
   const catalog = await LiveCatalog.open(config.catalogDir, config.publicBaseUrl);
   const store = await openStore(config);
   const app = await createApp({ catalog, store, config, logger: { level: config.logLevel } });
   catalog.watch(config.catalogPollMs, { info: (m) => app.log.info(m), error: (m) => app.log.error(m) });
+  const stopCompanion = companion?.({ catalog, log: (m) => app.log.info(m) });
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info(`${signal} received: finishing open requests`);
+    stopCompanion?.();
     catalog.close();
     await app.close();
     await store.close();

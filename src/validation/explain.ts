@@ -30,8 +30,9 @@ export function relevantErrors(errors: ErrorObject[]): ErrorObject[] {
     const key = `${e.instancePath}|${e.keyword}|${JSON.stringify(e.params)}`;
     if (seen.has(key)) return false;
     seen.add(key);
-    // A URL that fails its format also fails the "http(s)" pattern: one message is enough.
-    return !(e.keyword === "pattern" && errors.some((o) => o.instancePath === e.instancePath && o.keyword === "format"));
+    // A URL that fails its format also fails the "http(s)" pattern, and an empty text fails its
+    // pattern too: one message is enough.
+    return !(e.keyword === "pattern" && errors.some((o) => o.instancePath === e.instancePath && (o.keyword === "format" || o.keyword === "minLength")));
   });
 }
 

@@ -71,6 +71,9 @@ const criterion = obj({
   id: text, title: text, status: { type: "string", enum: ["met", "partial", "missing"] }, points: num, weight: num,
   evidence: text, advice: text,
 });
+const limitParam = (max: number): JsonSchema => ({ type: "integer", minimum: 1, maximum: max, default: 5, description: `Number of results, 1-${max}.` });
+const searchData = (result: JsonSchema) =>
+  obj({ query: text, count: int, results: arr(result), hint: str(300, "Present when nothing matched: what to try instead.") }, ["query", "count", "results"]);
 const reference = (prefix: string) => str(64, `Reference of the stored submission, starting with ${prefix}.`);
 
 const clientIdField = str(LIMITS.shortText, "Client identifier for the free-review allowance. Same as the X-Service-Client-Id header; the body wins when both are sent.");
@@ -144,12 +147,9 @@ export const operations: Operation[] = [
     query: obj({
       q: str(LIMITS.query, "Problem or project description in plain words."),
       problem: str(LIMITS.query, "Alias for q."),
-      limit: { type: "integer", minimum: 1, maximum: 10, default: 5, description: "Number of results, 1-10." },
+      limit: limitParam(10),
     }),
-    data: obj({
-      query: text, count: int,
-      results: arr(obj({ kind: { type: "string", enum: ["service", "product"] }, id: text, title: text, summary: text, score: num, reasons: texts, url: text })),
-    }),
+    data: searchData(obj({ kind: { type: "string", enum: ["service", "product"] }, id: text, title: text, summary: text, score: num, reasons: texts, url: text })),
   },
   {
     operationId: "searchFaq", method: "GET", path: "/api/v1/faq/search", tag: "FAQ", catalog: true, errors: [400],
@@ -158,12 +158,9 @@ export const operations: Operation[] = [
     action: { name: "faqSearch", when: "The visitor asks about pricing, process, contracts, NDA, IP, security, data privacy, AI use, reviews or products." },
     query: obj({
       q: requiredText(LIMITS.query, "Question or keywords."),
-      limit: { type: "integer", minimum: 1, maximum: LIMITS.faqLimitMax, default: 5, description: `Number of results, 1-${LIMITS.faqLimitMax}.` },
+      limit: limitParam(LIMITS.faqLimitMax),
     }, ["q"]),
-    data: obj({
-      query: text, count: int,
-      results: arr(obj({ id: text, question: text, answer: text, category: text, updated: text, score: num, url: text, citeAs: text })),
-    }),
+    data: searchData(obj({ id: text, question: text, answer: text, category: text, updated: text, score: num, url: text, citeAs: text })),
   },
   {
     operationId: "reviewQuote", method: "POST", example: { quoteText: "1. SCOPE\nA customer portal with login and booking.\n2. PRICE\nDesign EUR 6,500\nBuild EUR 38,000\nTotal EUR 44,500\n3. PAYMENT\n30% on signature, 70% on acceptance.", companyName: "Van Dijk BV", contactEmail: "it@vandijk.example" }, path: "/api/v1/quotes/review", tag: "Quotes", errors: [400],

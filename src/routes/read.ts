@@ -1,6 +1,6 @@
 import { ApiError, validationError } from "../api/envelope.js";
 import { API_PREFIX, LIMITS } from "../api/operations.js";
-import type { Handler, RequestContext } from "../app.js";
+import type { Answer, Handler, RequestContext } from "../app.js";
 
 /** Handlers of the GET operations: catalog answers prepared at load, and the two searches. */
 const fixed = (operationId: string): Handler => ({ catalog }) => ({ json: catalog.fixed.get(operationId)! });
@@ -31,29 +31,18 @@ const recommend: Handler = (ctx) => {
       { path: "query.q", message: `q (or problem) is required: describe the problem or project in up to ${LIMITS.query} characters` },
     ]);
   }
-  const results = ctx.catalog.recommend(query, Number(ctx.query.limit ?? 5));
-  return {
-    data: {
-      query,
-      count: results.length,
-      results,
-      ...(results.length === 0 ? { hint: `Nothing matched: describe the problem in more words, or browse GET ${API_PREFIX}/services.` } : {}),
-    },
-  };
+  return searchAnswer(query, ctx.catalog.recommend(query, Number(ctx.query.limit ?? 5)), `Nothing matched: describe the problem in more words, or browse GET ${API_PREFIX}/services.`);
 };
 
 const searchFaq: Handler = (ctx) => {
   const query = queryText(ctx, ["q"])!;
-  const results = ctx.catalog.searchFaq(query, Number(ctx.query.limit ?? 5));
-  return {
-    data: {
-      query,
-      count: results.length,
-      results,
-      ...(results.length === 0 ? { hint: `No FAQ entry matched: try other words, or ask a person (GET ${API_PREFIX}/contact).` } : {}),
-    },
-  };
+  return searchAnswer(query, ctx.catalog.searchFaq(query, Number(ctx.query.limit ?? 5)), `No FAQ entry matched: try other words, or ask a person (GET ${API_PREFIX}/contact).`);
 };
+
+/** A search answer; an empty one says what to try instead. */
+function searchAnswer(query: string, results: unknown[], hint: string): Answer {
+  return { data: { query, count: results.length, results, ...(results.length === 0 ? { hint } : {}) } };
+}
 
 export const readHandlers: Record<string, Handler> = {
   getApiIndex: fixed("getApiIndex"),

@@ -1,3 +1,4 @@
+import cors from "@fastify/cors";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { ApiError, errorBody, successBody } from "./api/envelope.js";
 import { LIMITS, operations, type Operation } from "./api/operations.js";
@@ -6,6 +7,8 @@ import { registerRateLimits } from "./api/rate-limit.js";
 import { validationDetails } from "./api/validation.js";
 import type { ServedCatalog } from "./catalog/served.js";
 import type { Config } from "./config.js";
+import { registerDocs } from "./docs.js";
+import { registerMcp } from "./mcp.js";
 import { readHandlers } from "./routes/read.js";
 import { writeHandlers } from "./routes/write.js";
 import type { Store } from "./store/store.js";
@@ -55,6 +58,42 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
   });
 
+  // Error and not-found handlers come first: routes added after a plugin has loaded keep the
+  // handlers that were set when they were registered.
+  app.addHook("onSend", async (_request, reply, payload) => {
+    reply.header("x-content-type-options", "nosniff");
+    reply.header("referrer-policy", "no-referrer");
+    reply.header("x-frame-options", "DENY");
+    return payload;
+  });
+
+  // Browsers may call the API from any page, but never with cookies or credentials.
+  await app.register(cors, {
+    origin: "*",
+    credentials: false,
+    methods: ["GET", "POST"],
+    allowedHeaders: ["content-type", "idempotency-key", "x-requested-by", "x-service-client-id", "x-request-id", "if-none-match"],
+    exposedHeaders: ["etag", "x-request-id", "retry-after", "ratelimit", "ratelimit-policy"],
+    maxAge: 86_400,
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    sendError(reply, new ApiError(404, "not_found", `There is no endpoint ${request.method} ${request.url.split("?")[0]}: GET /api/v1 lists every endpoint.`));
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    sendError(reply, toApiError(error, request));
+  });
+
+  function sendError(reply: FastifyReply, error: ApiError) {
+    for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+    reply
+      .code(error.status)
+      .type("application/json; charset=utf-8")
+      .header("cache-control", "no-store")
+      .send(errorBody({ code: error.code, message: error.message, ...(error.details.length ? { details: error.details } : {}) }, clock()));
+  }
+
   await registerRateLimits(app, { readsPerMinute: options.config.readsPerMinute ?? 0, writesPerMinute: options.config.writesPerMinute ?? 0 });
 
   registerObservability(app, options.catalog, options.store, clock);
@@ -77,6 +116,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       handler: (request, reply) => answer(op, handler, request, reply),
     });
   }
+  registerMcp(app);
 
   async function answer(op: Operation, handler: Handler, request: FastifyRequest, reply: FastifyReply) {
     const catalog = options.catalog.current;
@@ -108,31 +148,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       return reply.type("text/markdown; charset=utf-8").send(pick(catalog));
     });
   }
-
-  app.addHook("onSend", async (_request, reply, payload) => {
-    reply.header("x-content-type-options", "nosniff");
-    reply.header("referrer-policy", "no-referrer");
-    reply.header("x-frame-options", "DENY");
-    reply.header("access-control-allow-origin", "*");
-    return payload;
-  });
-
-  app.setNotFoundHandler((request, reply) => {
-    sendError(reply, new ApiError(404, "not_found", `There is no endpoint ${request.method} ${request.url.split("?")[0]}: GET /api/v1 lists every endpoint.`));
-  });
-
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    sendError(reply, toApiError(error, request));
-  });
-
-  function sendError(reply: FastifyReply, error: ApiError) {
-    for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-    reply
-      .code(error.status)
-      .type("application/json; charset=utf-8")
-      .header("cache-control", "no-store")
-      .send(errorBody({ code: error.code, message: error.message, ...(error.details.length ? { details: error.details } : {}) }, clock()));
-  }
+  await registerDocs(app);
 
   return app;
 }

@@ -173,6 +173,21 @@ describe("read side", () => {
     expect(again.body).toBe("");
   });
 
+  it("lets browsers call the API without credentials (CORS preflight)", async () => {
+    const res = await t.app.inject({
+      method: "OPTIONS",
+      url: "/api/v1/leads/intent",
+      headers: { origin: "https://example.org", "access-control-request-method": "POST", "access-control-request-headers": "content-type, idempotency-key" },
+    });
+    expect(res.statusCode).toBe(204);
+    expect(res.headers["access-control-allow-origin"]).toBe("*");
+    expect(res.headers["access-control-allow-headers"]).toContain("idempotency-key");
+    expect(res.headers["access-control-allow-credentials"]).toBeUndefined();
+    const get = await t.app.inject({ method: "GET", url: "/api/v1/contact", headers: { origin: "https://example.org" } });
+    expect(get.headers["access-control-allow-origin"]).toBe("*");
+    expect(get.headers["x-content-type-options"]).toBe("nosniff");
+  });
+
   it("optional headers never cause an error", async () => {
     const res = await get("/api/v1/services", { "x-requested-by": "gpt", "x-service-client-id": "anything at all" });
     expect(res.status).toBe(200);

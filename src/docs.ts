@@ -1,0 +1,33 @@
+import scalarApiReference from "@scalar/fastify-api-reference";
+import type { FastifyInstance } from "fastify";
+import { API_PREFIX } from "./api/operations.js";
+
+/**
+ * `/docs`: the API reference for people, rendered in the browser by Scalar. The page and its
+ * script bundle are served from the npm package (under `/docs/js/`), never from a CDN.
+ *
+ * The page loads the document from `/api/v1/openapi.json` rather than embedding a copy, so it
+ * always shows what the API serves, hot-swapped catalogs included, and the plugin adds no second
+ * OpenAPI endpoint of its own.
+ */
+export async function registerDocs(app: FastifyInstance): Promise<void> {
+  await app.register(scalarApiReference, {
+    routePrefix: "/docs",
+    // The page and its 4 MB bundle change only with a deploy; the document comes from the API's own route.
+    hooks: { onRequest: async (_request, reply) => void reply.header("cache-control", "public, max-age=3600") },
+    configuration: {
+      url: `${API_PREFIX}/openapi.json`,
+      pageTitle: "API reference",
+      // The API is small: every operation listed at once reads better than collapsed groups.
+      defaultOpenAllTags: true,
+      // Each of these would otherwise reach Scalar's services from the reader's browser: the
+      // default fonts come from its font host; the agent chat, the MCP generator and the
+      // developer tools are its hosted products.
+      withDefaultFonts: false,
+      agent: { disabled: true },
+      mcp: { disabled: true },
+      showDeveloperTools: "never",
+      telemetry: false,
+    },
+  });
+}

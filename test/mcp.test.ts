@@ -1,0 +1,120 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { operations } from "../src/api/operations.js";
+import { testApp, type TestApp } from "./helpers/app.js";
+
+let t: TestApp;
+let url: URL;
+let client: Client;
+
+beforeAll(async () => {
+  t = await testApp();
+  url = new URL("/mcp", await t.app.listen({ port: 0, host: "127.0.0.1" }));
+  client = new Client({ name: "frontdesk-test", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(url));
+});
+afterAll(async () => {
+  await client.close();
+  await t.close();
+});
+
+const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+const textOf = (result: CallToolResult) => result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+
+/** Valid arguments for every tool, checked against the fixture content; a new tool needs a row. */
+const VALID: Record<string, Record<string, unknown>> = {
+  getCapabilities: {},
+  listServices: {},
+  getService: { id: "web-apps" },
+  listTechniques: {},
+  getCoda: {},
+  getTesla: {},
+  getCodaSecure: {},
+  recommend: { q: "our website is slow", limit: 2 },
+  searchFaq: { q: "nda" },
+  reviewQuote: { quoteText: "Scope\nWe build the shop.\n\nPrice\nTotal EUR 11,000" },
+  requestQuote: { projectDescription: "Our website is slow", servicesInterested: ["web-apps"], requestedBy: "agent" },
+  reviewTicket: { ticketText: "## Steps to reproduce\n1. Click Export\n## Expected\nA PDF.", clientId: "mcp-client-1" },
+  getTicketUsage: { clientId: "mcp-client-1" },
+  joinWaitlist: { name: "Ann", email: "ann@example.com", toolsInterested: ["quote-reviewer"] },
+  listWaitlistTools: {},
+  submitLeadIntent: { description: "Wants an AI agent for order intake", requestedBy: "claude", conversationId: "mcp-conv-1" },
+  getGptAdvisorSetup: {},
+  getContact: {},
+};
+
+describe("MCP over Streamable HTTP", () => {
+  it("lists one tool per agent operation, with schemas and annotations from the table", async () => {
+    const { tools } = await client.listTools();
+    const expected = operations.map((op) => op.operationId).filter((id) => id !== "getApiIndex" && id !== "getOpenApi");
+    expect(tools.map((tool) => tool.name)).toEqual(expected);
+    expect(Object.keys(VALID).sort()).toEqual([...expected].sort());
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe("object");
+      expect(tool.outputSchema?.type).toBe("object");
+      expect(tool.description).toBeTruthy();
+      expect(tool.annotations?.openWorldHint).toBe(false);
+    }
+    const service: Tool = byName.get("getService")!;
+    expect(service.inputSchema.required).toEqual(["id"]);
+    expect(service.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
+    expect(byName.get("reviewTicket")!.inputSchema.required).toEqual(["ticketText"]);
+    expect(Object.keys(byName.get("reviewTicket")!.inputSchema.properties!)).toContain("clientId");
+    expect(byName.get("requestQuote")!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    expect(byName.get("submitLeadIntent")!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
+    expect(byName.get("joinWaitlist")!.annotations).toMatchObject({ idempotentHint: true });
+  });
+
+  // The client itself checks structuredContent against each tool's outputSchema.
+  it.each(Object.entries(VALID))("calls %s and gets structuredContent with the same JSON as text", async (name, args) => {
+    const result = await call(name, args);
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(result.structuredContent).toBeTypeOf("object");
+    expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
+  });
+
+  it("answers with the HTTP data: a service by id, recommendations, a ticket review counted for the clientId", async () => {
+    expect((await call("getService", { id: "Web-Apps" })).structuredContent).toMatchObject({ id: "web-apps" });
+    const recommended = (await call("recommend", { q: "our website is slow", limit: 1 })).structuredContent as { count: number; results: { id: string }[] };
+    expect(recommended.count).toBe(1);
+    const review = (await call("reviewTicket", { ticketText: "The export button does nothing.", clientId: "mcp-client-2", type: "bug" })).structuredContent;
+    expect(review).toMatchObject({ type: "bug", usage: { clientId: "mcp-client-2", used: 1 } });
+    expect((await call("getTicketUsage", { clientId: "mcp-client-2" })).structuredContent).toMatchObject({ used: 1, remaining: 4 });
+  });
+
+  it("returns bad arguments as isError results with the HTTP error messages", async () => {
+    const noQuery = await call("recommend", {});
+    expect(noQuery.isError).toBe(true);
+    expect(textOf(noQuery)).toContain("Send the problem in plain words as q (or problem)");
+    expect(textOf(noQuery)).toContain("- query.q: q (or problem) is required");
+
+    const unknown = await call("getService", { id: "nope" });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toContain('No service has the id "nope": GET /api/v1/services lists every service with its id.');
+
+    const invalid = await call("submitLeadIntent", { email: "not-an-email" });
+    expect(invalid.isError).toBe(true);
+    expect(textOf(invalid)).toMatch(/body\.description: description is required/);
+    expect(textOf(invalid)).toContain("body.email");
+
+    const noId = await call("getService", {});
+    expect(noId.isError).toBe(true);
+    expect(textOf(noId)).toBe("id is required: Service slug, e.g. ai-agents (see listServices).");
+  });
+
+  it("refuses an unknown tool as a protocol error", async () => {
+    await expect(client.callTool({ name: "deleteEverything", arguments: {} })).rejects.toThrow(/tools\/list names every tool/);
+  });
+
+  it("answers GET and DELETE with 405 and a JSON-RPC error", async () => {
+    for (const method of ["GET", "DELETE"]) {
+      const res = await fetch(url, { method });
+      expect(res.status).toBe(405);
+      expect(res.headers.get("allow")).toBe("POST");
+      expect(await res.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 }, id: null });
+    }
+  });
+});

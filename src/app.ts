@@ -60,11 +60,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Error and not-found handlers come first: routes added after a plugin has loaded keep the
   // handlers that were set when they were registered.
-  app.addHook("onSend", async (_request, reply, payload) => {
+  // Set as a request arrives, so every answer carries them, hijacked ones (/mcp) included.
+  app.addHook("onRequest", async (_request, reply) => {
     reply.header("x-content-type-options", "nosniff");
     reply.header("referrer-policy", "no-referrer");
     reply.header("x-frame-options", "DENY");
-    return payload;
   });
 
   // Browsers may call the API from any page, but never with cookies or credentials.

@@ -12,6 +12,8 @@ export interface Config {
   dataFile: string;
   /** PostgreSQL connection string; when set, the PostgreSQL store is used instead of lowdb. */
   databaseUrl?: string;
+  /** Connections each instance keeps to PostgreSQL (mind the server's max_connections across instances). */
+  databasePoolSize: number;
   /** How often the catalog folder is checked for a new build, in milliseconds. */
   catalogPollMs: number;
   /** Requests per minute and address before 429 rate_limited; 0 is no limit. */
@@ -31,6 +33,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://${visibleHost}:${port}`).replace(/\/+$/, ""),
     dataFile: env.FRONTDESK_DATA ?? "data/frontdesk.json",
     ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
+    databasePoolSize: integer(env.DATABASE_POOL_SIZE, 10, "DATABASE_POOL_SIZE", 1),
     catalogPollMs: integer(env.FRONTDESK_CATALOG_POLL_MS, 1000, "FRONTDESK_CATALOG_POLL_MS"),
     // Generous: ChatGPT's calls for many users arrive from a few shared addresses.
     readsPerMinute: integer(env.RATE_LIMIT_READ_PER_MINUTE, 1200, "RATE_LIMIT_READ_PER_MINUTE"),
@@ -39,9 +42,9 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
   };
 }
 
-function integer(value: string | undefined, fallback: number, name: string): number {
+function integer(value: string | undefined, fallback: number, name: string, min = 0): number {
   if (value === undefined || value === "") return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number (got "${value}")`);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number${min > 0 ? ` of at least ${min}` : ""} (got "${value}")`);
   return n;
 }

@@ -38,6 +38,9 @@ export function registerMcp(app: FastifyInstance): void {
     });
     // No notifications are ever sent without a session, so a plain JSON answer replaces the SSE stream.
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // Hooks do not run for a hijacked reply: hand the headers set so far (security, CORS,
+    // request id, rate limits) to the raw response.
+    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
     reply.hijack();
     reply.raw.on("close", () => {
       void transport.close();

@@ -118,3 +118,16 @@ describe("MCP over Streamable HTTP", () => {
     }
   });
 });
+
+describe("mcp answers", () => {
+  it("carry the security headers and the request id like every other answer", async () => {
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+  });
+});

@@ -34,9 +34,8 @@ export const requestIdOptions = {
 } satisfies Partial<FastifyServerOptions>;
 
 export function registerObservability(app: FastifyInstance, catalog: CatalogSource, store: Store, clock: () => Date): void {
-  app.addHook("onSend", async (request, reply, payload) => {
+  app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
-    return payload;
   });
   app.addHook("onResponse", async (request, reply) => {
     request.log.info({ method: request.method, path: request.url.split("?")[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request");

@@ -3,9 +3,11 @@ import { LowdbStore } from "./lowdb-store.js";
 import type { Store } from "./store.js";
 
 /** The store the configuration asks for: PostgreSQL when DATABASE_URL is set, else the lowdb file. */
-export async function openStore(config: Pick<Config, "dataFile" | "databaseUrl">): Promise<Store> {
+export async function openStore(config: Pick<Config, "dataFile" | "databaseUrl" | "databasePoolSize">): Promise<Store> {
   if (config.databaseUrl) {
-    throw new Error("DATABASE_URL is set, but the PostgreSQL store is not available in this version: unset it to use the embedded store");
+    // Loaded only when asked for, so an embedded-store server starts without the driver.
+    const { PostgresStore } = await import("./postgres-store.js");
+    return PostgresStore.open(config.databaseUrl, { poolSize: config.databasePoolSize });
   }
   return LowdbStore.open(config.dataFile);
 }

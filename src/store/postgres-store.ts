@@ -1,0 +1,239 @@
+import pg from "pg";
+import { StoreError } from "./lowdb-store.js";
+import {
+  IDEMPOTENCY_TTL_MS,
+  type Collection, type RememberedAnswer, type Store, type StoredRecord, type TicketUsage, type Transaction,
+} from "./store.js";
+
+/**
+ * The shared store: PostgreSQL, for several stateless instances behind a load balancer.
+ *
+ * Instances do not coordinate in memory, so every read a handler bases a decision on is made
+ * safe in the database: the ticket-usage row is locked (SELECT ... FOR UPDATE), and lookups by
+ * conversation, e-mail and idempotency key first take a transaction-scoped advisory lock on that
+ * key, so two instances deciding about the same key take turns while other keys run in parallel.
+ * As on lowdb, writes are staged and executed just before COMMIT: reads inside a transaction see
+ * the state before it, and a callback that throws leaves nothing behind.
+ */
+
+/** Applied in order, each once; append only, never edit one that has shipped. */
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE frontdesk_records (
+     seq bigint GENERATED ALWAYS AS IDENTITY,
+     collection text NOT NULL,
+     reference text NOT NULL,
+     data jsonb NOT NULL,
+     conversation_id text GENERATED ALWAYS AS (data->>'conversationId') STORED,
+     email text GENERATED ALWAYS AS (data->>'email') STORED,
+     PRIMARY KEY (collection, reference)
+   );
+   CREATE INDEX frontdesk_records_order ON frontdesk_records (collection, seq);
+   CREATE INDEX frontdesk_leads_conversation ON frontdesk_records (conversation_id) WHERE collection = 'leads';
+   CREATE INDEX frontdesk_waitlist_email ON frontdesk_records (email) WHERE collection = 'waitlist';
+   CREATE TABLE frontdesk_ticket_usage (
+     client_id text PRIMARY KEY,
+     used integer NOT NULL DEFAULT 0,
+     email text
+   );
+   -- json, not jsonb: a replay must return the first answer's bytes, key order included.
+   CREATE TABLE frontdesk_idempotency (
+     key text PRIMARY KEY,
+     answer json NOT NULL,
+     created_at timestamptz NOT NULL
+   );
+   CREATE INDEX frontdesk_idempotency_age ON frontdesk_idempotency (created_at);`,
+];
+
+/** How long opening a connection (or waiting for a free one in the pool) may take. */
+const CONNECT_TIMEOUT_MS = 5000;
+
+interface Statement {
+  text: string;
+  values: unknown[];
+}
+
+export interface PostgresOptions {
+  poolSize?: number;
+  clock?: () => Date;
+}
+
+export class PostgresStore implements Store {
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly clock: () => Date,
+  ) {}
+
+  /** Connects, applies pending migrations, and fails with one clear message if it cannot. */
+  static async open(databaseUrl: string, options: PostgresOptions = {}): Promise<PostgresStore> {
+    const pool = newPool(databaseUrl, options.poolSize ?? 10);
+    try {
+      await prepare(pool, databaseUrl);
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+    return new PostgresStore(pool, options.clock ?? (() => new Date()));
+  }
+
+  async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query("BEGIN");
+      const staged: Statement[] = [];
+      const result = await work(this.transactionOn(client, staged));
+      for (const statement of staged) await client.query(statement.text, statement.values);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      // A connection that cannot even roll back is in an unknown state: destroy it, not reuse it.
+      await client.query("ROLLBACK").catch((rollbackError: Error) => (broken = rollbackError));
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  private transactionOn(client: pg.PoolClient, staged: Statement[]): Transaction {
+    // Serializes, across every instance, the transactions that look up the same key; released at COMMIT.
+    const lock = (space: string, key: string) => client.query("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))", [space, key]);
+    const stage = (text: string, ...values: unknown[]) => void staged.push({ text, values });
+    const firstRecord = async (text: string, value: string) => (await client.query<{ data: StoredRecord }>(text, [value])).rows[0]?.data;
+    return {
+      findLeadByConversation: async (conversationId) => {
+        await lock("frontdesk.leads.conversationId", conversationId);
+        return firstRecord("SELECT data FROM frontdesk_records WHERE collection = 'leads' AND conversation_id = $1 ORDER BY seq LIMIT 1", conversationId);
+      },
+      findWaitlistByEmail: async (email) => {
+        await lock("frontdesk.waitlist.email", email);
+        return firstRecord("SELECT data FROM frontdesk_records WHERE collection = 'waitlist' AND email = $1 ORDER BY seq LIMIT 1", email);
+      },
+      ticketUsage: async (clientId) => {
+        // The row must exist to be locked; a rollback removes it again.
+        await client.query("INSERT INTO frontdesk_ticket_usage (client_id) VALUES ($1) ON CONFLICT (client_id) DO NOTHING", [clientId]);
+        return usageOf((await client.query("SELECT used, email FROM frontdesk_ticket_usage WHERE client_id = $1 FOR UPDATE", [clientId])).rows[0]);
+      },
+      rememberedAnswer: async (key) => {
+        await lock("frontdesk.idempotency", key);
+        const { rows } = await client.query<{ answer: RememberedAnswer }>(
+          "SELECT answer FROM frontdesk_idempotency WHERE key = $1 AND created_at > $2",
+          [key, new Date(this.clock().getTime() - IDEMPOTENCY_TTL_MS)],
+        );
+        return rows[0]?.answer;
+      },
+      put: async (collection, record) =>
+        stage(
+          `INSERT INTO frontdesk_records (collection, reference, data) VALUES ($1, $2, $3::jsonb)
+           ON CONFLICT (collection, reference) DO UPDATE SET data = EXCLUDED.data`,
+          collection, record.reference, JSON.stringify(record),
+        ),
+      setTicketUsage: async (clientId, usage) =>
+        stage(
+          `INSERT INTO frontdesk_ticket_usage (client_id, used, email) VALUES ($1, $2, $3)
+           ON CONFLICT (client_id) DO UPDATE SET used = EXCLUDED.used, email = EXCLUDED.email`,
+          clientId, usage.used, usage.email ?? null,
+        ),
+      remember: async (key, answer) => {
+        stage(
+          `INSERT INTO frontdesk_idempotency (key, answer, created_at) VALUES ($1, $2::json, $3)
+           ON CONFLICT (key) DO UPDATE SET answer = EXCLUDED.answer, created_at = EXCLUDED.created_at`,
+          key, JSON.stringify(answer), answer.createdAt,
+        );
+        // Like lowdb, forget answers well past their lifetime whenever a new one is remembered.
+        stage("DELETE FROM frontdesk_idempotency WHERE created_at < $1", new Date(this.clock().getTime() - 2 * IDEMPOTENCY_TTL_MS));
+      },
+    };
+  }
+
+  async ticketUsage(clientId: string): Promise<TicketUsage> {
+    return usageOf((await this.pool.query("SELECT used, email FROM frontdesk_ticket_usage WHERE client_id = $1", [clientId])).rows[0]);
+  }
+
+  async list(collection: Collection): Promise<StoredRecord[]> {
+    const { rows } = await this.pool.query<{ data: StoredRecord }>("SELECT data FROM frontdesk_records WHERE collection = $1 ORDER BY seq", [collection]);
+    return rows.map((r) => r.data);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+function usageOf(row: { used: number; email: string | null } | undefined): TicketUsage {
+  return { used: row?.used ?? 0, ...(row?.email ? { email: row.email } : {}) };
+}
+
+/**
+ * Brings the schema up to date and returns the versions it applied (`frontdesk migrate`; the
+ * store does the same when it opens).
+ */
+export async function migrate(databaseUrl: string): Promise<number[]> {
+  const pool = newPool(databaseUrl, 1);
+  try {
+    return await prepare(pool, databaseUrl);
+  } finally {
+    await pool.end();
+  }
+}
+
+function newPool(databaseUrl: string, size: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: size, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  // A pooled connection that breaks while idle (server restart, network) is discarded by the
+  // pool and replaced on next use; without a listener it would crash the process instead.
+  pool.on("error", () => undefined);
+  return pool;
+}
+
+/**
+ * Connects and applies the pending migrations. Safe when several instances start at once: one
+ * transaction under an advisory lock, so the others wait and then find nothing left to do.
+ */
+async function prepare(pool: pg.Pool, databaseUrl: string): Promise<number[]> {
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    throw new StoreError(
+      `cannot connect to PostgreSQL at ${address(databaseUrl)}: ${reason(error)}. Check that the server is running and reachable from here, and that DATABASE_URL names the right host, port, database, user and password.`,
+    );
+  }
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('frontdesk.migrations'))");
+    await client.query("CREATE TABLE IF NOT EXISTS frontdesk_schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())");
+    const { rows } = await client.query<{ version: number }>("SELECT version FROM frontdesk_schema_migrations");
+    const done = new Set(rows.map((r) => r.version));
+    const applied: number[] = [];
+    for (const [index, sql] of MIGRATIONS.entries()) {
+      const version = index + 1;
+      if (done.has(version)) continue;
+      await client.query(sql);
+      await client.query("INSERT INTO frontdesk_schema_migrations (version) VALUES ($1)", [version]);
+      applied.push(version);
+    }
+    await client.query("COMMIT");
+    return applied;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw new StoreError(`migrating the PostgreSQL database at ${address(databaseUrl)} failed: ${reason(error)}. Nothing was changed.`);
+  } finally {
+    client.release();
+  }
+}
+
+/** Where DATABASE_URL points, without the password. */
+function address(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl);
+    return `${url.hostname || "localhost"}:${url.port || "5432"}${url.pathname}`;
+  } catch {
+    return "DATABASE_URL (which is not a valid postgres:// address)";
+  }
+}
+
+/** The driver's reason; a refused connection to a name with several addresses arrives as an AggregateError without a message. */
+function reason(error: unknown): string {
+  if (error instanceof AggregateError && error.message === "") return [...new Set(error.errors.map(reason))].join("; ");
+  if (error instanceof Error) return error.message || ((error as NodeJS.ErrnoException).code ?? error.name);
+  return String(error);
+}

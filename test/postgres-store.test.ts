@@ -1,0 +1,188 @@
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../src/app.js";
+import { LiveCatalog } from "../src/catalog/live.js";
+import { StoreError } from "../src/store/lowdb-store.js";
+import { migrate, PostgresStore } from "../src/store/postgres-store.js";
+import { BASE_URL, builtCatalog } from "./helpers/app.js";
+import { storeContract } from "./store-contract.js";
+
+/**
+ * The PostgreSQL store against the machine's server (CI starts it), or, where none answers, against
+ * PGlite behind its socket server, through the same driver. Never skipped: the suite names the
+ * backend it ran on. FRONTDESK_TEST_PGLITE=1 forces PGlite, to check that path on a machine with a server.
+ */
+const SERVER_URL = "postgres://postgres@127.0.0.1:5432/test";
+
+interface Backend {
+  name: string;
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function startBackend(): Promise<Backend> {
+  const forced = process.env.FRONTDESK_TEST_PGLITE === "1";
+  if (!forced) {
+    const probe = new pg.Client({ connectionString: SERVER_URL, connectionTimeoutMillis: 2000 });
+    try {
+      await probe.connect();
+      await probe.end();
+      // Each test file gets its own schema, so parallel files and earlier runs never meet.
+      const schema = `frontdesk_test_${randomBytes(6).toString("hex")}`;
+      await admin(SERVER_URL, `CREATE SCHEMA ${schema}`);
+      return {
+        name: "the PostgreSQL server at 127.0.0.1:5432",
+        url: `${SERVER_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+        stop: () => admin(SERVER_URL, `DROP SCHEMA ${schema} CASCADE`),
+      };
+    } catch (error) {
+      // A server that answers with an error is misconfigured: say so instead of hiding it behind PGlite.
+      if (error instanceof pg.DatabaseError) throw new Error(`the PostgreSQL server at 127.0.0.1:5432 refused the tests: ${error.message}`);
+    }
+  }
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
+  const db = await PGlite.create();
+  const server = new PGLiteSocketServer({ db, port: 0, maxConnections: 64 });
+  await server.start();
+  return {
+    name: `PGlite (${forced ? "FRONTDESK_TEST_PGLITE=1" : "no server answered on 127.0.0.1:5432"})`,
+    // PGlite is one private database with one session: no schema needed, and none could be set.
+    url: `postgres://postgres@${server.getServerConn()}/postgres`,
+    stop: async () => {
+      await server.stop();
+      await db.close(); // an open PGlite keeps the process alive
+    },
+  };
+}
+
+async function admin(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+const backend = await startBackend();
+console.info(`postgres-store tests run on ${backend.name}`);
+afterAll(() => backend.stop());
+
+/** Every test starts from an empty, unmigrated database. */
+const emptyDatabase = () =>
+  admin(backend.url, "DROP TABLE IF EXISTS frontdesk_records, frontdesk_ticket_usage, frontdesk_idempotency, frontdesk_schema_migrations");
+
+storeContract(`postgresql on ${backend.name}`, async () => {
+  await emptyDatabase();
+  return PostgresStore.open(backend.url);
+});
+
+describe("postgresql store", () => {
+  it("applies each migration once when several instances start at once", async () => {
+    await emptyDatabase();
+    const applied = await Promise.all(Array.from({ length: 4 }, () => migrate(backend.url)));
+    expect(applied.flat()).toEqual([1]);
+    expect(await migrate(backend.url)).toEqual([]);
+  });
+
+  it("forgets idempotent answers after their lifetime", async () => {
+    await emptyDatabase();
+    const createdAt = new Date().toISOString();
+    const later = await PostgresStore.open(backend.url, { clock: () => new Date(Date.now() + 25 * 60 * 60 * 1000) });
+    await later.transaction(async (tx) => tx.remember("op:key", { fingerprint: "f", status: 200, body: {}, createdAt }));
+    await later.transaction(async (tx) => expect(await tx.rememberedAnswer("op:key")).toBeUndefined());
+    await later.close();
+  });
+
+  it("reports an unreachable database at once, in one message", async () => {
+    const error = await PostgresStore.open("postgres://postgres@127.0.0.1:1/test").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreError);
+    expect((error as Error).message).toMatch(/^cannot connect to PostgreSQL at 127\.0\.0\.1:1\/test: .*ECONNREFUSED.*Check that the server is running/);
+  });
+
+  it("makes `frontdesk serve` exit 1 with that message when the database is unreachable", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", "serve"], {
+      env: { ...process.env, FRONTDESK_CATALOG: await builtCatalog(), DATABASE_URL: "postgres://postgres@127.0.0.1:1/test", PORT: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise((resolve) => child.once("exit", resolve));
+    expect(code).toBe(1);
+    expect(stderr.trim().split("\n")).toEqual([expect.stringMatching(/^cannot connect to PostgreSQL at 127\.0\.0\.1:1\/test: /)]);
+  });
+});
+
+describe("two instances on one database", () => {
+  interface Instance {
+    app: FastifyInstance;
+    store: PostgresStore;
+    catalog: LiveCatalog;
+  }
+  const instances: Instance[] = [];
+
+  beforeAll(async () => {
+    await emptyDatabase();
+    const catalogDir = await builtCatalog();
+    for (let i = 0; i < 2; i++) {
+      const catalog = await LiveCatalog.open(catalogDir, BASE_URL);
+      const store = await PostgresStore.open(backend.url);
+      instances.push({ app: await createApp({ catalog, store, config: { publicBaseUrl: BASE_URL } }), store, catalog });
+    }
+  });
+  afterAll(async () => {
+    for (const { app, store, catalog } of instances) {
+      catalog.close();
+      await app.close();
+      await store.close();
+    }
+  });
+
+  /** Request `n` goes to instance n % 2, as a round-robin load balancer would send it. */
+  async function post(n: number, url: string, payload: unknown, headers: Record<string, string> = {}) {
+    const res = await instances[n % 2]!.app.inject({ method: "POST", url, payload: payload as string, headers: { "content-type": "application/json", ...headers } });
+    return { status: res.statusCode, body: JSON.parse(res.body) };
+  }
+
+  it("gives exactly 5 of 50 parallel ticket reviews for one client", async () => {
+    const ticket = { ticketText: "## Steps to reproduce\n1. Open the invoice page\n2. Click Export\n## Expected\nA PDF download.", clientId: "busy-client" };
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, n) => post(n, "/api/v1/tickets/review", ticket)));
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([...Array(5).fill(200), ...Array(45).fill(429)]);
+    expect(await instances[0]!.store.ticketUsage("busy-client")).toEqual({ used: 5 });
+    expect((await instances[1]!.store.list("ticketReviews")).filter((r) => r.clientId === "busy-client")).toHaveLength(5);
+  });
+
+  it("replays the first answer when an Idempotency-Key is retried on the other instance", async () => {
+    const lead = { description: "Retried through another instance" };
+    const first = await post(0, "/api/v1/leads/intent", lead, { "idempotency-key": "retry-1" });
+    const retry = await post(1, "/api/v1/leads/intent", lead, { "idempotency-key": "retry-1" });
+    expect([first.status, retry.status]).toEqual([200, 200]);
+    // The same bytes, key order included, not merely an equal object.
+    expect(JSON.stringify(retry.body.data)).toBe(JSON.stringify(first.body.data));
+    expect((await instances[0]!.store.list("leads")).filter((l) => l.description === lead.description)).toHaveLength(1);
+
+    // Retries that overtake the first attempt still store it once.
+    const racing = { description: "Retried before the first answer came" };
+    const answers = await Promise.all([0, 1, 2, 3].map((n) => post(n, "/api/v1/leads/intent", racing, { "idempotency-key": "retry-2" })));
+    expect(new Set(answers.map((a) => a.body.data.reference)).size).toBe(1);
+    expect((await instances[1]!.store.list("leads")).filter((l) => l.description === racing.description)).toHaveLength(1);
+  });
+
+  it("stores one lead for a conversationId sent to both instances at once", async () => {
+    const answers = await Promise.all([0, 1, 2, 3].map((n) => post(n, "/api/v1/leads/intent", { description: `attempt ${n}`, conversationId: "conv-shared" })));
+    expect(new Set(answers.map((a) => a.body.data.reference)).size).toBe(1);
+    expect(answers.filter((a) => a.body.data.duplicate === false)).toHaveLength(1);
+    expect((await instances[1]!.store.list("leads")).filter((l) => l.conversationId === "conv-shared")).toHaveLength(1);
+  });
+
+  it("keeps one waitlist entry for an e-mail signed up on both instances at once", async () => {
+    await Promise.all([0, 1, 2, 3].map((n) => post(n, "/api/v1/waitlist", { name: `Ann ${n}`, email: "same@example.com" })));
+    expect((await instances[0]!.store.list("waitlist")).filter((w) => w.email === "same@example.com")).toHaveLength(1);
+  });
+});

@@ -4,7 +4,7 @@ import { ApiError, errorBody, successBody } from "./api/envelope.js";
 import { LIMITS, operations, type Operation } from "./api/operations.js";
 import { loggerOptions, registerObservability, requestIdOptions } from "./api/observability.js";
 import { registerRateLimits } from "./api/rate-limit.js";
-import { validationDetails } from "./api/validation.js";
+import { nulCharacterDetails, validationDetails } from "./api/validation.js";
 import type { ServedCatalog } from "./catalog/served.js";
 import type { Config } from "./config.js";
 import { registerDocs } from "./docs.js";
@@ -97,6 +97,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await registerRateLimits(app, { readsPerMinute: options.config.readsPerMinute ?? 0, writesPerMinute: options.config.writesPerMinute ?? 0 });
 
   registerObservability(app, options.catalog, options.store, clock);
+
+  app.addHook("preValidation", async (request) => {
+    const details = nulCharacterDetails(request.body);
+    if (details.length > 0) throw new ApiError(400, "validation_error", details.map((d) => d.message).join("; "), details);
+  });
 
   // Bodies are JSON only: anything else is 415 with the fix, not a confusing validation error.
   app.removeContentTypeParser("text/plain");

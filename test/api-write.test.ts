@@ -172,6 +172,12 @@ describe("safe retries and bad input", () => {
     expect(JSON.parse(broken.body)).toMatchObject({ success: false, error: { code: "validation_error" } });
   });
 
+  it("refuses NUL characters in any text, naming the field", async () => {
+    const res = await post("/api/v1/leads/intent", { description: "a\u0000b" });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([{ path: "body.description", message: "description contains a NUL character (\\u0000): remove it" }]);
+  });
+
   it("rejects texts over their documented maximum, naming the limit", async () => {
     const res = await post("/api/v1/leads/intent", { description: "ok", name: "n".repeat(201) });
     expect(res.status).toBe(400);

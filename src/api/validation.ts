@@ -27,3 +27,14 @@ export function validationDetails(errors: readonly unknown[], context: string, r
     return { path: field ? `${where.name}.${field}` : where.name, message };
   });
 }
+
+/**
+ * A NUL character is never meaningful in a text and PostgreSQL cannot store one: it is refused
+ * up front, naming the field, for every store alike.
+ */
+export function nulCharacterDetails(value: unknown, path = "body"): ErrorDetail[] {
+  if (typeof value === "string") return value.includes("\u0000") ? [{ path, message: `${path.replace(/^body\.?/, "") || "body"} contains a NUL character (\\u0000): remove it` }] : [];
+  if (Array.isArray(value)) return value.flatMap((item, i) => nulCharacterDetails(item, `${path}[${i}]`));
+  if (value !== null && typeof value === "object") return Object.entries(value).flatMap(([key, item]) => nulCharacterDetails(item, `${path}.${key}`));
+  return [];
+}

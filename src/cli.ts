@@ -30,7 +30,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** A store that cannot open (database unreachable, data file in use) is one line and exit 1, not a stack trace. */
 async function reportingStoreErrors(run: () => Promise<unknown>): Promise<void> {
-  const { StoreError } = await import("./store/lowdb-store.js");
+  const { StoreError } = await import("./store/store.js");
   try {
     await run();
   } catch (error) {

@@ -104,6 +104,8 @@ describe("every answer matches openapi.json", () => {
       },
       ticketUsage: (clientId) => t.store.ticketUsage(clientId),
       list: (collection) => t.store.list(collection),
+      records: (collection) => t.store.records(collection),
+      erase: (email) => t.store.erase(email),
       close: async () => {},
     };
     const failing = await createApp({ catalog: t.catalog, store: broken, config: { publicBaseUrl: "http://x" } });

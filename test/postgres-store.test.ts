@@ -5,7 +5,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../src/app.js";
 import { LiveCatalog } from "../src/catalog/live.js";
-import { StoreError } from "../src/store/lowdb-store.js";
+import { StoreError } from "../src/store/store.js";
 import { migrate, PostgresStore } from "../src/store/postgres-store.js";
 import { BASE_URL, builtCatalog } from "./helpers/app.js";
 import { storeContract } from "./store-contract.js";

@@ -70,6 +70,49 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       await store.close();
     });
 
+    it("streams the records of a collection, oldest first, from a date on", async () => {
+      const store = await open();
+      await store.transaction(async (tx) => {
+        await tx.put("leads", { reference: "lead-old", createdAt: "2026-01-01T00:00:00.000Z" });
+        await tx.put("leads", { reference: "lead-new", createdAt: "2026-03-01T00:00:00.000Z" });
+      });
+      const all: string[] = [];
+      for await (const r of store.records("leads")) all.push(r.reference);
+      const recent: string[] = [];
+      for await (const r of store.records("leads", "2026-02-01")) recent.push(r.reference);
+      expect([all, recent]).toEqual([["lead-old", "lead-new"], ["lead-new"]]);
+      await store.close();
+    });
+
+    it("erases a person: submissions deleted, ticket reviews and usage stripped of the address", async () => {
+      const store = await open();
+      const now = new Date().toISOString();
+      await store.transaction(async (tx) => {
+        await tx.put("leads", record("lead-1", { email: "Ann@Example.com", name: "Ann" }));
+        await tx.put("leads", record("lead-2", { email: "bob@example.com" }));
+        await tx.put("waitlist", record("w-1", { email: "ann@example.com" }));
+        await tx.put("quoteRequests", record("quote-1", { contactEmail: "ann@example.com" }));
+        await tx.put("ticketReviews", record("tr-1", { contactEmail: "ann@example.com", rating: 7 }));
+        await tx.setTicketUsage("c1", { used: 6, email: "ann@example.com" });
+        await tx.remember("joinWaitlist:k", { fingerprint: "f", status: 200, body: { email: "ann@example.com" }, createdAt: now });
+      });
+      const changes = await store.erase("ANN@example.com");
+      expect(changes.map((c) => `${c.collection} ${c.reference} ${c.action}`).sort()).toEqual([
+        "idempotency joinWaitlist:k deleted",
+        "leads lead-1 deleted",
+        "quoteRequests quote-1 deleted",
+        "ticketReviews tr-1 anonymised",
+        "ticketUsage c1 anonymised",
+        "waitlist w-1 deleted",
+      ]);
+      expect((await store.list("leads")).map((r) => r.reference)).toEqual(["lead-2"]);
+      expect(await store.list("ticketReviews")).toEqual([record("tr-1", { rating: 7 })]);
+      expect(await store.ticketUsage("c1")).toEqual({ used: 6 });
+      await store.transaction(async (tx) => expect(await tx.rememberedAnswer("joinWaitlist:k")).toBeUndefined());
+      expect(await store.erase("ann@example.com")).toEqual([]);
+      await store.close();
+    });
+
     it("remembers idempotent answers", async () => {
       const store = await open();
       const answer = { fingerprint: "f", status: 200, body: { reference: "lead-1" }, createdAt: new Date().toISOString() };

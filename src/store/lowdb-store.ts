@@ -2,8 +2,8 @@ import { mkdir, open, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { Low, type Adapter } from "lowdb";
 import {
-  IDEMPOTENCY_TTL_MS,
-  type Collection, type RememberedAnswer, type Store, type StoredRecord, type TicketUsage, type Transaction,
+  EMAIL_FIELDS, ERASURE, holdsEmail, IDEMPOTENCY_TTL_MS, StoreError,
+  type Collection, type Erasure, type RememberedAnswer, type Store, type StoredRecord, type TicketUsage, type Transaction,
 } from "./store.js";
 
 /**
@@ -29,7 +29,6 @@ const empty = (): Data => ({
   version: 1, leads: [], waitlist: [], quoteReviews: [], quoteRequests: [], ticketReviews: [], ticketUsage: {}, idempotency: {},
 });
 
-export class StoreError extends Error {}
 
 class DurableJsonFile implements Adapter<Data> {
   constructor(private readonly file: string) {}
@@ -79,16 +78,28 @@ export class LowdbStore implements Store {
 
   private constructor(
     private readonly db: Low<Data>,
-    private readonly lockFile: string,
+    private readonly lockFile: string | undefined,
     private readonly clock: () => Date,
   ) {}
 
-  static async open(file: string, clock: () => Date = () => new Date()): Promise<LowdbStore> {
+  private get readOnly(): boolean {
+    return this.lockFile === undefined;
+  }
+
+  /**
+   * Opens the data file for this process alone. `readOnly` opens it without the lock, for exports
+   * beside a running server: the file is only ever replaced whole, so a read sees a consistent state.
+   */
+  static async open(file: string, clock: () => Date = () => new Date(), options: { readOnly?: boolean } = {}): Promise<LowdbStore> {
+    const db = new Low<Data>(new DurableJsonFile(file), empty());
+    if (options.readOnly) {
+      await db.read();
+      return new LowdbStore(db, undefined, clock);
+    }
     await mkdir(dirname(file), { recursive: true, mode: 0o700 });
     const lockFile = `${file}.lock`;
     await takeLock(lockFile, file);
     try {
-      const db = new Low<Data>(new DurableJsonFile(file), empty());
       await db.read();
       return new LowdbStore(db, lockFile, clock);
     } catch (error) {
@@ -98,7 +109,7 @@ export class LowdbStore implements Store {
   }
 
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    const run = this.queue.then(async () => {
+    return this.exclusive(async () => {
       const staged: (() => void)[] = [];
       const data = this.db.data;
       const tx: Transaction = {
@@ -114,12 +125,47 @@ export class LowdbStore implements Store {
         remember: async (key, answer) => void staged.push(() => (data.idempotency[key] = answer)),
       };
       const result = await work(tx);
-      if (staged.length === 0) return { result, durable: Promise.resolve() };
       for (const apply of staged) apply();
-      return { result, durable: this.flush() };
+      return { result, changed: staged.length > 0 };
     });
-    // The next transaction may start as soon as this one is applied in memory; only the
-    // acknowledgement waits for the disk.
+  }
+
+  erase(email: string): Promise<Erasure[]> {
+    return this.exclusive(async () => {
+      const data = this.db.data;
+      const changes: Erasure[] = [];
+      for (const collection of Object.keys(ERASURE) as Collection[]) {
+        const matching = data[collection].filter((r) => holdsEmail(r, email));
+        for (const record of matching) changes.push({ collection, reference: record.reference, action: ERASURE[collection] });
+        if (ERASURE[collection] === "deleted") data[collection] = data[collection].filter((r) => !matching.includes(r));
+        else for (const record of matching) for (const field of EMAIL_FIELDS) delete record[field];
+      }
+      for (const [clientId, usage] of Object.entries(data.ticketUsage)) {
+        if (usage.email && holdsEmail(usage as unknown as Record<string, unknown>, email)) {
+          delete usage.email;
+          changes.push({ collection: "ticketUsage", reference: clientId, action: "anonymised" });
+        }
+      }
+      for (const [key, answer] of Object.entries(data.idempotency)) {
+        if (JSON.stringify(answer.body).toLowerCase().includes(email.toLowerCase())) {
+          delete data.idempotency[key];
+          changes.push({ collection: "idempotency", reference: key, action: "deleted" });
+        }
+      }
+      return { result: changes, changed: changes.length > 0 };
+    });
+  }
+
+  /**
+   * Runs one step at a time, in arrival order. The next step may start as soon as this one has
+   * changed memory; only the caller's answer waits until the change is on disk.
+   */
+  private exclusive<T>(step: () => Promise<{ result: T; changed: boolean }>): Promise<T> {
+    if (this.readOnly) return Promise.reject(new StoreError("this store was opened read-only (for export): writes go through the running server"));
+    const run = this.queue.then(async () => {
+      const { result, changed } = await step();
+      return { result, durable: changed ? this.flush() : Promise.resolve() };
+    });
     this.queue = run.catch(() => undefined);
     return run.then(async ({ result, durable }) => {
       await durable;
@@ -156,10 +202,14 @@ export class LowdbStore implements Store {
     return this.db.data[collection].map((r) => ({ ...r }));
   }
 
+  async *records(collection: Collection, since?: string): AsyncIterable<StoredRecord> {
+    for (const record of this.db.data[collection]) if (since === undefined || record.createdAt >= since) yield { ...record };
+  }
+
   async close(): Promise<void> {
     await this.queue;
     await (this.pendingWrite ?? this.writing);
-    await rm(this.lockFile, { force: true });
+    if (this.lockFile) await rm(this.lockFile, { force: true });
   }
 }
 

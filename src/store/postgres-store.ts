@@ -1,8 +1,7 @@
 import pg from "pg";
-import { StoreError } from "./lowdb-store.js";
 import {
-  IDEMPOTENCY_TTL_MS,
-  type Collection, type RememberedAnswer, type Store, type StoredRecord, type TicketUsage, type Transaction,
+  EMAIL_FIELDS, ERASURE, IDEMPOTENCY_TTL_MS, StoreError,
+  type Collection, type Erasure, type RememberedAnswer, type Store, type StoredRecord, type TicketUsage, type Transaction,
 } from "./store.js";
 
 /**
@@ -154,10 +153,56 @@ export class PostgresStore implements Store {
     return rows.map((r) => r.data);
   }
 
+  async *records(collection: Collection, since?: string): AsyncIterable<StoredRecord> {
+    // Keyset pages: constant memory however many records there are.
+    let after = 0;
+    for (;;) {
+      const { rows } = await this.pool.query<{ seq: string; data: StoredRecord }>(
+        `SELECT seq, data FROM frontdesk_records WHERE collection = $1 AND seq > $2 AND ($3::text IS NULL OR data->>'createdAt' >= $3)
+         ORDER BY seq LIMIT ${EXPORT_PAGE}`,
+        [collection, after, since ?? null],
+      );
+      for (const row of rows) yield row.data;
+      if (rows.length < EXPORT_PAGE) return;
+      after = Number(rows[rows.length - 1]!.seq);
+    }
+  }
+
+  async erase(email: string): Promise<Erasure[]> {
+    const address = email.toLowerCase();
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      const changes: Erasure[] = [];
+      const matches = `lower(data->>'email') = $1 OR lower(data->>'contactEmail') = $1`;
+      const deleted = Object.keys(ERASURE).filter((c) => ERASURE[c as Collection] === "deleted");
+      const removed = await client.query<{ collection: Collection; reference: string }>(
+        `DELETE FROM frontdesk_records WHERE collection = ANY($2) AND (${matches}) RETURNING collection, reference`, [address, deleted]);
+      changes.push(...removed.rows.map((r) => ({ ...r, action: "deleted" as const })));
+      const anonymised = await client.query<{ collection: Collection; reference: string }>(
+        `UPDATE frontdesk_records SET data = data - $3::text[] WHERE NOT collection = ANY($2) AND (${matches}) RETURNING collection, reference`,
+        [address, deleted, [...EMAIL_FIELDS]]);
+      changes.push(...anonymised.rows.map((r) => ({ ...r, action: "anonymised" as const })));
+      const usage = await client.query<{ client_id: string }>("UPDATE frontdesk_ticket_usage SET email = NULL WHERE lower(email) = $1 RETURNING client_id", [address]);
+      changes.push(...usage.rows.map((r) => ({ collection: "ticketUsage" as const, reference: r.client_id, action: "anonymised" as const })));
+      const answers = await client.query<{ key: string }>("DELETE FROM frontdesk_idempotency WHERE position($1 in lower(answer::text)) > 0 RETURNING key", [address]);
+      changes.push(...answers.rows.map((r) => ({ collection: "idempotency" as const, reference: r.key, action: "deleted" as const })));
+      await client.query("COMMIT");
+      return changes;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
   async close(): Promise<void> {
     await this.pool.end();
   }
 }
+
+const EXPORT_PAGE = 500;
 
 function usageOf(row: { used: number; email: string | null } | undefined): TicketUsage {
   return { used: row?.used ?? 0, ...(row?.email ? { email: row.email } : {}) };

@@ -142,6 +142,52 @@ program
     }
   });
 
+const data = program.command("data").description("operator tasks on the stored submissions (run on the host)");
+
+data
+  .command("export")
+  .description("stream stored submissions to stdout")
+  .addOption(new Option("--kind <kind>", "what to export").choices(["leads", "waitlist", "quotes", "tickets"]).makeOptionMandatory())
+  .addOption(new Option("--format <format>", "output format").choices(["csv", "jsonl"]).default("csv"))
+  .option("--since <date>", "only records created on or after this date (YYYY-MM-DD)")
+  .action(async (opts: { kind: "leads"; format: "csv"; since?: string }) => {
+    if (opts.since !== undefined && Number.isNaN(Date.parse(opts.since))) {
+      console.error(`--since must be a date like 2026-01-31 (got "${opts.since}")`);
+      process.exitCode = 1;
+      return;
+    }
+    await reportingStoreErrors(async () => {
+      const { openStore } = await import("./store/open.js");
+      const { exportRecords } = await import("./data-commands.js");
+      // Read-only on the embedded store, so an export works beside the running server.
+      const store = await openStore(readConfig(process.env), { readOnly: true });
+      try {
+        const count = await exportRecords(store, opts.kind, opts.format, process.stdout, opts.since);
+        console.error(`exported ${plural(count, "record")}`);
+      } finally {
+        await store.close();
+      }
+    });
+  });
+
+data
+  .command("erase")
+  .description("remove or anonymise every stored record of one person")
+  .requiredOption("--email <address>", "the person's e-mail address")
+  .action(async (opts: { email: string }) => {
+    await reportingStoreErrors(async () => {
+      const { openStore } = await import("./store/open.js");
+      const store = await openStore(readConfig(process.env));
+      try {
+        const changes = await store.erase(opts.email);
+        for (const c of changes) console.log(`${c.action} ${c.collection} ${c.reference}`);
+        console.error(changes.length ? `erased ${opts.email}: ${plural(changes.length, "record")} changed` : `nothing stored for ${opts.email}`);
+      } finally {
+        await store.close();
+      }
+    });
+  });
+
 program
   .command("serve")
   .description("serve the API from the compiled catalog (PORT, HOST, FRONTDESK_CATALOG, PUBLIC_BASE_URL)")

@@ -16,8 +16,13 @@ const formatOption = () =>
     .default(process.env.GITHUB_ACTIONS === "true" ? "github" : "text");
 
 async function report(result: CheckResult, format: ReportFormat): Promise<void> {
-  const { formatDiagnostic } = await import("../build/diagnostics.js");
-  for (const d of result.diagnostics) console.error(formatDiagnostic(d, format));
+  const { printDiagnostics } = await import("../build/terminal.js");
+  printDiagnostics(result.diagnostics, format);
+}
+
+async function summary(ok: boolean, text: string): Promise<void> {
+  const { printSummary } = await import("../build/terminal.js");
+  printSummary(ok, text);
 }
 
 function counts(result: CheckResult): string {
@@ -48,7 +53,7 @@ program
   .action(async (opts: { content: string; format: ReportFormat }) => {
     const result = await (await compiler()).checkContent(opts.content);
     await report(result, opts.format);
-    console.error(`${counts(result)}; ${plural(result.errors, "error")}, ${plural(result.warnings, "warning")}`);
+    await summary(result.errors === 0, `${counts(result)}; ${plural(result.errors, "error")}, ${plural(result.warnings, "warning")}`);
     process.exitCode = result.errors > 0 ? 1 : 0;
   });
 
@@ -64,9 +69,9 @@ program
     const time = `${Math.round(result.milliseconds)} ms`;
     const tally = `${plural(result.errors, "error")}, ${plural(result.warnings, "warning")}`;
     if (result.published) {
-      console.error(`built ${opts.catalog} (${counts(result)}; ${tally}) in ${time}`);
+      await summary(true, `built ${opts.catalog} (${counts(result)}; ${tally}) in ${time}`);
     } else {
-      console.error(`build failed: ${tally}; nothing was published (${time})`);
+      await summary(false, `build failed: ${tally}; nothing was published (${time})`);
       process.exitCode = 1;
     }
   });

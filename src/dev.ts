@@ -1,5 +1,5 @@
 import { watch } from "node:fs";
-import { formatDiagnostic } from "../build/diagnostics.js";
+import { printDiagnostics, printSummary } from "../build/terminal.js";
 import { buildCatalog } from "../build/pipeline.js";
 import type { Config } from "./config.js";
 import { serve, type Companion } from "./serve.js";
@@ -11,17 +11,20 @@ import { serve, type Companion } from "./serve.js";
  */
 const SETTLE_MS = 50; // editors save several files at once; build once they are all written
 
-export async function rebuild(content: string, catalogDir: string, print: (line: string) => void): Promise<boolean> {
+export async function rebuild(content: string, catalogDir: string): Promise<boolean> {
   const result = await buildCatalog({ content, catalog: catalogDir });
-  for (const d of result.diagnostics) print(formatDiagnostic(d, "text"));
+  printDiagnostics(result.diagnostics, "text");
   const time = `${Math.round(result.milliseconds)} ms`;
-  print(result.published ? `rebuilt in ${time}: ${result.files.length} files, ${result.warnings} warnings` : `build failed with ${result.errors} errors in ${time}; still serving the last good catalog`);
+  printSummary(
+    result.published !== undefined,
+    result.published ? `rebuilt in ${time}: ${result.files.length} files, ${result.warnings} warnings` : `build failed with ${result.errors} errors in ${time}; still serving the last good catalog`,
+  );
   return result.published !== undefined;
 }
 
 export async function dev(config: Config, content: string): Promise<void> {
   const print = (line: string) => console.error(line);
-  await rebuild(content, config.catalogDir, print);
+  await rebuild(content, config.catalogDir);
   const watcher: Companion = ({ catalog, log }) => {
     let timer: NodeJS.Timeout | undefined;
     let running = Promise.resolve();
@@ -29,7 +32,7 @@ export async function dev(config: Config, content: string): Promise<void> {
       clearTimeout(timer);
       timer = setTimeout(() => {
         running = running.then(async () => {
-          if (await rebuild(content, config.catalogDir, print)) await catalog.reload({ info: log, error: print });
+          if (await rebuild(content, config.catalogDir)) await catalog.reload({ info: log, error: print });
         });
       }, SETTLE_MS);
     });

@@ -1,8 +1,10 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operations } from "../src/api/operations.js";
 import { testApp, type TestApp } from "./helpers/app.js";
 
-/** No GET ever returns a personal field that was submitted through a POST. */
+/** No GET (and no read-only MCP tool) ever returns a personal field submitted through a POST. */
 let t: TestApp;
 beforeAll(async () => {
   t = await testApp();
@@ -43,5 +45,18 @@ describe("privacy", () => {
       const res = await t.app.inject({ method: "GET", url });
       for (const secret of SECRETS) expect(res.body, `${url} leaks ${secret}`).not.toContain(secret);
     }
+
+    // The read-only MCP tools neither.
+    const client = new Client({ name: "privacy-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", await t.app.listen({ port: 0, host: "127.0.0.1" }))));
+    const ARGS: Record<string, Record<string, unknown>> = { getService: { id: "web-apps" }, recommend: { q: "slow website" }, searchFaq: { q: "cost" }, getTicketUsage: { clientId: "zq-client" } };
+    const { tools } = await client.listTools();
+    const readOnly = tools.filter((tool) => tool.annotations?.readOnlyHint);
+    expect(readOnly.length).toBe(operations.filter((o) => o.method === "GET").length - 2);
+    for (const tool of readOnly) {
+      const result = JSON.stringify(await client.callTool({ name: tool.name, arguments: ARGS[tool.name] ?? {} }));
+      for (const secret of SECRETS) expect(result, `MCP ${tool.name} leaks ${secret}`).not.toContain(secret);
+    }
+    await client.close();
   });
 });

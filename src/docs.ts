@@ -1,5 +1,4 @@
-import scalarApiReference from "@scalar/fastify-api-reference";
-import type { FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance } from "fastify";
 import { API_PREFIX } from "./api/operations.js";
 
 /**
@@ -11,7 +10,25 @@ import { API_PREFIX } from "./api/operations.js";
  * OpenAPI endpoint of its own.
  */
 export async function registerDocs(app: FastifyInstance): Promise<void> {
-  await app.register(scalarApiReference, {
+  // Scalar's module holds its 4 MB bundle and takes a fifth of a second to load, so it lives in a
+  // small inner app built on the first visit; the API's own start does not wait for it.
+  let inner: Promise<FastifyInstance> | undefined;
+  const docsApp = () => (inner ??= buildDocsApp());
+  app.route({
+    method: ["GET", "HEAD"],
+    url: "/docs*",
+    handler: async (request, reply) => {
+      const answer = await (await docsApp()).inject({ method: request.method as "GET", url: request.url, headers: request.headers });
+      for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && name !== "content-length" && name !== "transfer-encoding") reply.header(name, value);
+      return reply.code(answer.statusCode).send(answer.rawPayload);
+    },
+  });
+}
+
+async function buildDocsApp(): Promise<FastifyInstance> {
+  const { default: scalarApiReference } = await import("@scalar/fastify-api-reference");
+  const docs = Fastify({ logger: false });
+  await docs.register(scalarApiReference, {
     routePrefix: "/docs",
     // The page and its 4 MB bundle change only with a deploy; the document comes from the API's own route.
     hooks: { onRequest: async (_request, reply) => void reply.header("cache-control", "public, max-age=3600") },
@@ -30,4 +47,6 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
       telemetry: false,
     },
   });
+  await docs.ready();
+  return docs;
 }

@@ -1,6 +1,4 @@
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ErrorPayload } from "./api/envelope.js";
 import { API_VERSION, operations, type Operation } from "./api/operations.js";
@@ -18,6 +16,11 @@ const DOCUMENTS = new Set(["getApiIndex", "getOpenApi"]);
 const DEDUPLICATED = new Set(["submitLeadIntent", "joinWaitlist"]);
 const PARTS = ["params", "query", "body"] as const;
 
+/** The SDK (and zod under it) takes a fifth of a second to load: the first MCP request pays, not every start. */
+let sdk: Promise<[typeof import("@modelcontextprotocol/sdk/server/index.js"), typeof import("@modelcontextprotocol/sdk/server/streamableHttp.js"), typeof import("@modelcontextprotocol/sdk/types.js")]> | undefined;
+const loadSdk = () =>
+  (sdk ??= Promise.all([import("@modelcontextprotocol/sdk/server/index.js"), import("@modelcontextprotocol/sdk/server/streamableHttp.js"), import("@modelcontextprotocol/sdk/types.js")]));
+
 const propertiesOf = (schema?: JsonSchema) => (schema?.properties ?? {}) as Record<string, JsonSchema>;
 const requiredOf = (schema?: JsonSchema) => (schema?.required ?? []) as string[];
 const text = (value: unknown) => (typeof value === "object" ? JSON.stringify(value) : String(value));
@@ -29,6 +32,7 @@ export function registerMcp(app: FastifyInstance): void {
 
   // A stateless transport cannot be reused, so every POST gets its own server and transport.
   app.post("/mcp", async (request, reply) => {
+    const [{ Server }, { StreamableHTTPServerTransport }, { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError }] = await loadSdk();
     const server = new Server({ name: "frontdesk", version: API_VERSION }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
     server.setRequestHandler(CallToolRequestSchema, ({ params }) => {

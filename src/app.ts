@@ -58,13 +58,13 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
   });
 
-  // Error and not-found handlers come first: routes added after a plugin has loaded keep the
-  // handlers that were set when they were registered.
   // Set as a request arrives, so every answer carries them, hijacked ones (/mcp) included.
-  app.addHook("onRequest", async (_request, reply) => {
+  // (A callback hook, not an async one: it runs on every request.)
+  app.addHook("onRequest", (_request, reply, done) => {
     reply.header("x-content-type-options", "nosniff");
     reply.header("referrer-policy", "no-referrer");
     reply.header("x-frame-options", "DENY");
+    done();
   });
 
   // Browsers may call the API from any page, but never with cookies or credentials.
@@ -77,6 +77,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     maxAge: 86_400,
   });
 
+  // Set before any route: a route keeps the handlers in place when it was registered.
   app.setNotFoundHandler((request, reply) => {
     sendError(reply, new ApiError(404, "not_found", `There is no endpoint ${request.method} ${request.url.split("?")[0]}: GET /api/v1 lists every endpoint.`));
   });
@@ -98,11 +99,6 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   registerObservability(app, options.catalog, options.store, clock);
 
-  app.addHook("preValidation", async (request) => {
-    const details = nulCharacterDetails(request.body);
-    if (details.length > 0) throw new ApiError(400, "validation_error", details.map((d) => d.message).join("; "), details);
-  });
-
   // Bodies are JSON only: anything else is 415 with the fix, not a confusing validation error.
   app.removeContentTypeParser("text/plain");
 
@@ -118,6 +114,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
         ...(op.query ? { querystring: op.query } : {}),
         ...(op.body ? { body: op.body } : {}),
       },
+      ...(op.body ? { preValidation: refuseNulCharacters } : {}),
       handler: (request, reply) => answer(op, handler, request, reply),
     });
   }
@@ -156,6 +153,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await registerDocs(app);
 
   return app;
+}
+
+async function refuseNulCharacters(request: FastifyRequest): Promise<void> {
+  const details = nulCharacterDetails(request.body);
+  if (details.length > 0) throw new ApiError(400, "validation_error", details.map((d) => d.message).join("; "), details);
 }
 
 function toApiError(error: FastifyError, request: FastifyRequest): ApiError {

@@ -35,11 +35,13 @@ export const requestIdOptions = {
 } satisfies Partial<FastifyServerOptions>;
 
 export function registerObservability(app: FastifyInstance, catalog: CatalogSource, store: Store, clock: () => Date): void {
-  app.addHook("onRequest", async (request, reply) => {
+  app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
+    done();
   });
-  app.addHook("onResponse", async (request, reply) => {
+  app.addHook("onResponse", (request, reply, done) => {
     request.log.info({ method: request.method, path: request.url.split("?")[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request");
+    done();
   });
 
   const json = "application/json; charset=utf-8";

@@ -41,7 +41,7 @@ export interface RequestContext {
 }
 
 /** A handler answers with serialized data (catalog answers) or a value to serialize. */
-export type Answer = { json: string | Buffer } | { data: unknown };
+export type Answer = { json: string } | { data: unknown };
 export type Handler = (ctx: RequestContext) => Answer | Promise<Answer>;
 
 const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");

@@ -16,16 +16,14 @@ export interface ErrorPayload {
   details?: ErrorDetail[];
 }
 
-const CLOSE = Buffer.from("}");
-
 /**
- * A success envelope around serialized `data`. Catalog answers arrive as bytes encoded once at
- * load, so a large list costs one memory copy per response, not a UTF-8 encoding.
+ * A success envelope around serialized `data`: catalog answers are serialized once per catalog
+ * load, so a response costs one string concatenation (measured faster than sending bytes, which
+ * makes Node write headers and body in two pieces).
  */
-export function successBody(data: string | Buffer, now: Date, type?: string): string | Buffer {
+export function successBody(data: string, now: Date, type?: string): string {
   const typed = type === undefined ? "" : `,"type":${JSON.stringify(type)}`;
-  const head = `{"success":true,"apiVersion":"${API_VERSION}","timestamp":"${now.toISOString()}"${typed},"data":`;
-  return typeof data === "string" ? `${head}${data}}` : Buffer.concat([Buffer.from(head), data, CLOSE]);
+  return `{"success":true,"apiVersion":"${API_VERSION}","timestamp":"${now.toISOString()}"${typed},"data":${data}}`;
 }
 
 export function errorBody(error: ErrorPayload, now: Date): string {

@@ -38,9 +38,9 @@ export class ServedCatalog {
   readonly data: CatalogData;
   /** Strong validator for every catalog answer: the content and the public address it embeds. */
   readonly etag: string;
-  /** Serialized `data` of each fixed GET, by operationId, as UTF-8 bytes. */
-  readonly fixed = new Map<string, Buffer>();
-  readonly serviceDetails = new Map<string, Buffer>();
+  /** Serialized `data` of each fixed GET, by operationId. */
+  readonly fixed = new Map<string, string>();
+  readonly serviceDetails = new Map<string, string>();
   /** llms.txt and llms-full.txt with this server's address. */
   readonly llmsTxt: string;
   readonly llmsFullTxt: string;
@@ -66,7 +66,7 @@ export class ServedCatalog {
 
     this.llmsTxt = data.llmsTxt.split(BASE_URL_PLACEHOLDER).join(baseUrl);
     this.llmsFullTxt = data.llmsFullTxt.split(BASE_URL_PLACEHOLDER).join(baseUrl);
-    const put = (operationId: string, value: unknown) => this.fixed.set(operationId, Buffer.from(JSON.stringify(value)));
+    const put = (operationId: string, value: unknown) => this.fixed.set(operationId, JSON.stringify(value));
     const { company } = data;
     put("getApiIndex", {
       name: `${company.name} API`,
@@ -92,7 +92,7 @@ export class ServedCatalog {
         ...(s.duration ? { duration: s.duration } : {}), url: this.serviceUrl(s.id),
       })),
     });
-    for (const s of data.services) this.serviceDetails.set(s.id, Buffer.from(JSON.stringify({ ...s, url: this.serviceUrl(s.id) })));
+    for (const s of data.services) this.serviceDetails.set(s.id, JSON.stringify({ ...s, url: this.serviceUrl(s.id) }));
     put("listTechniques", { count: data.techniques.length, techniques: data.techniques });
     for (const [id, operationId] of Object.entries(PRODUCT_OPERATIONS)) {
       const product = this.products.get(id);

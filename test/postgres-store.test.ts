@@ -1,74 +1,15 @@
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../src/app.js";
 import { LiveCatalog } from "../src/catalog/live.js";
 import { StoreError } from "../src/store/store.js";
 import { migrate, PostgresStore } from "../src/store/postgres-store.js";
 import { BASE_URL, builtCatalog } from "./helpers/app.js";
+import { admin, startBackend } from "./helpers/postgres.js";
 import { storeContract } from "./store-contract.js";
 
-/**
- * The PostgreSQL store against the machine's server (CI starts it), or, where none answers, against
- * PGlite behind its socket server, through the same driver. Never skipped: the suite names the
- * backend it ran on. FRONTDESK_TEST_PGLITE=1 forces PGlite, to check that path on a machine with a server.
- */
-const SERVER_URL = "postgres://postgres@127.0.0.1:5432/test";
-
-interface Backend {
-  name: string;
-  url: string;
-  stop(): Promise<void>;
-}
-
-async function startBackend(): Promise<Backend> {
-  const forced = process.env.FRONTDESK_TEST_PGLITE === "1";
-  if (!forced) {
-    const probe = new pg.Client({ connectionString: SERVER_URL, connectionTimeoutMillis: 2000 });
-    try {
-      await probe.connect();
-      await probe.end();
-      // Each test file gets its own schema, so parallel files and earlier runs never meet.
-      const schema = `frontdesk_test_${randomBytes(6).toString("hex")}`;
-      await admin(SERVER_URL, `CREATE SCHEMA ${schema}`);
-      return {
-        name: "the PostgreSQL server at 127.0.0.1:5432",
-        url: `${SERVER_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
-        stop: () => admin(SERVER_URL, `DROP SCHEMA ${schema} CASCADE`),
-      };
-    } catch (error) {
-      // A server that answers with an error is misconfigured: say so instead of hiding it behind PGlite.
-      if (error instanceof pg.DatabaseError) throw new Error(`the PostgreSQL server at 127.0.0.1:5432 refused the tests: ${error.message}`);
-    }
-  }
-  const { PGlite } = await import("@electric-sql/pglite");
-  const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
-  const db = await PGlite.create();
-  const server = new PGLiteSocketServer({ db, port: 0, maxConnections: 64 });
-  await server.start();
-  return {
-    name: `PGlite (${forced ? "FRONTDESK_TEST_PGLITE=1" : "no server answered on 127.0.0.1:5432"})`,
-    // PGlite is one private database with one session: no schema needed, and none could be set.
-    url: `postgres://postgres@${server.getServerConn()}/postgres`,
-    stop: async () => {
-      await server.stop();
-      await db.close(); // an open PGlite keeps the process alive
-    },
-  };
-}
-
-async function admin(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
+/** The PostgreSQL store on the backend test/helpers/postgres.ts provides; the suite names it. */
 const backend = await startBackend();
 console.info(`postgres-store tests run on ${backend.name}`);
 afterAll(() => backend.stop());

@@ -1,6 +1,6 @@
 import cors from "@fastify/cors";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { ApiError, errorBody, successBody } from "./api/envelope.js";
+import { ApiError, errorBody, successBody, type Serialized } from "./api/envelope.js";
 import { LIMITS, operations, type Operation } from "./api/operations.js";
 import { loggerOptions, registerObservability, requestIdOptions } from "./api/observability.js";
 import { registerRateLimits } from "./api/rate-limit.js";
@@ -41,7 +41,7 @@ export interface RequestContext {
 }
 
 /** A handler answers with serialized data (catalog answers) or a value to serialize. */
-export type Answer = { json: string } | { data: unknown };
+export type Answer = { json: Serialized } | { data: unknown };
 export type Handler = (ctx: RequestContext) => Answer | Promise<Answer>;
 
 const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
@@ -137,9 +137,10 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       params: (request.params ?? {}) as Record<string, string>,
       body: (request.body ?? {}) as Record<string, unknown>,
     });
-    const json = "json" in result ? result.json : JSON.stringify(result.data);
     reply.type("application/json; charset=utf-8");
-    return reply.send(op.raw ? json : successBody(json, now, op.type));
+    if ("data" in result) return reply.send(successBody(JSON.stringify(result.data), now, op.type));
+    if (op.raw) return reply.send(result.json.bytes ?? result.json.text);
+    return reply.send(successBody(result.json, now, op.type));
   }
 
   // llms.txt lives at the site root by convention (llmstxt.org), outside the versioned API.

@@ -208,3 +208,15 @@ describe("read side", () => {
     expect(((await res.json()) as { data: { id: string } }).data.id).toBe("audits");
   });
 });
+
+describe("envelope", () => {
+  it("wraps large catalog data kept as bytes into the same JSON as small data kept as text", async () => {
+    const { Serialized, successBody } = await import("../src/api/envelope.js");
+    const now = new Date("2026-01-02T03:04:05.006Z");
+    const big = { items: Array.from({ length: 5000 }, (_, i) => ({ id: i, title: `Ünïcode title ${i}` })) };
+    const large = successBody(new Serialized(JSON.stringify(big)), now, "gpt_advisor");
+    expect(Buffer.isBuffer(large)).toBe(true);
+    expect(JSON.parse(large.toString())).toEqual({ success: true, apiVersion: "1.0.0", timestamp: now.toISOString(), type: "gpt_advisor", data: big });
+    expect(JSON.parse(successBody(new Serialized('{"a":1}'), now) as string).data).toEqual({ a: 1 });
+  });
+});

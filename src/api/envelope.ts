@@ -16,14 +16,27 @@ export interface ErrorPayload {
   details?: ErrorDetail[];
 }
 
+/** Below this size a string answer is faster (Node writes it with the headers in one piece). */
+const LARGE = 64 * 1024;
+const CLOSE = Buffer.from("}");
+
 /**
- * A success envelope around serialized `data`: catalog answers are serialized once per catalog
- * load, so a response costs one string concatenation (measured faster than sending bytes, which
- * makes Node write headers and body in two pieces).
+ * `data` serialized once per catalog load. A large one also keeps its UTF-8 bytes: copying them
+ * into each answer is measured at twice the throughput of encoding a megabyte of text again.
  */
-export function successBody(data: string, now: Date, type?: string): string {
+export class Serialized {
+  readonly bytes: Buffer | undefined;
+  constructor(readonly text: string) {
+    this.bytes = text.length >= LARGE ? Buffer.from(text) : undefined;
+  }
+}
+
+/** A success envelope around serialized `data`: a response only splices in its timestamp. */
+export function successBody(data: string | Serialized, now: Date, type?: string): string | Buffer {
   const typed = type === undefined ? "" : `,"type":${JSON.stringify(type)}`;
-  return `{"success":true,"apiVersion":"${API_VERSION}","timestamp":"${now.toISOString()}"${typed},"data":${data}}`;
+  const head = `{"success":true,"apiVersion":"${API_VERSION}","timestamp":"${now.toISOString()}"${typed},"data":`;
+  if (typeof data === "string") return `${head}${data}}`;
+  return data.bytes ? Buffer.concat([Buffer.from(head), data.bytes, CLOSE]) : `${head}${data.text}}`;
 }
 
 export function errorBody(error: ErrorPayload, now: Date): string {

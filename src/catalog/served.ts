@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { Serialized } from "../api/envelope.js";
 import { API_PREFIX, API_VERSION, operations } from "../api/operations.js";
 import { SearchEngine } from "../search/engine.js";
 import { terms } from "../search/text.js";
@@ -39,8 +40,8 @@ export class ServedCatalog {
   /** Strong validator for every catalog answer: the content and the public address it embeds. */
   readonly etag: string;
   /** Serialized `data` of each fixed GET, by operationId. */
-  readonly fixed = new Map<string, string>();
-  readonly serviceDetails = new Map<string, string>();
+  readonly fixed = new Map<string, Serialized>();
+  readonly serviceDetails = new Map<string, Serialized>();
   /** llms.txt and llms-full.txt with this server's address. */
   readonly llmsTxt: string;
   readonly llmsFullTxt: string;
@@ -66,7 +67,7 @@ export class ServedCatalog {
 
     this.llmsTxt = data.llmsTxt.split(BASE_URL_PLACEHOLDER).join(baseUrl);
     this.llmsFullTxt = data.llmsFullTxt.split(BASE_URL_PLACEHOLDER).join(baseUrl);
-    const put = (operationId: string, value: unknown) => this.fixed.set(operationId, JSON.stringify(value));
+    const put = (operationId: string, value: unknown) => this.fixed.set(operationId, new Serialized(JSON.stringify(value)));
     const { company } = data;
     put("getApiIndex", {
       name: `${company.name} API`,
@@ -92,7 +93,7 @@ export class ServedCatalog {
         ...(s.duration ? { duration: s.duration } : {}), url: this.serviceUrl(s.id),
       })),
     });
-    for (const s of data.services) this.serviceDetails.set(s.id, JSON.stringify({ ...s, url: this.serviceUrl(s.id) }));
+    for (const s of data.services) this.serviceDetails.set(s.id, new Serialized(JSON.stringify({ ...s, url: this.serviceUrl(s.id) })));
     put("listTechniques", { count: data.techniques.length, techniques: data.techniques });
     for (const [id, operationId] of Object.entries(PRODUCT_OPERATIONS)) {
       const product = this.products.get(id);

@@ -1,6 +1,6 @@
 import { Ajv } from "ajv";
 import addFormatsModule from "ajv-formats";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { operations, operationsById } from "../src/api/operations.js";
 import { BASE_URL, testApp, type TestApp } from "./helpers/app.js";
 
@@ -134,6 +134,17 @@ describe("read side", () => {
     expect(body.data.results[0].reasons[0]).toBe('solves: "we were hacked"');
     const alias = await get("/api/v1/recommend?problem=our%20websites%20are%20slow");
     expect(alias.body.data.results[0].id).toBe("web-apps");
+  });
+
+  it("remembers search answers for the catalog it serves", async () => {
+    const catalog = t.catalog.current;
+    const spy = vi.spyOn(catalog, "searchFaq");
+    const first = await get("/api/v1/faq/search?q=warranty%20terms&limit=2");
+    const again = await get("/api/v1/faq/search?q=warranty%20terms&limit=2");
+    await get("/api/v1/faq/search?q=warranty%20terms&limit=3");
+    expect(again.body.data).toEqual(first.body.data);
+    expect(spy).toHaveBeenCalledTimes(2);
+    spy.mockRestore();
   });
 
   it("recommend answers 400 when q and problem are missing, blank or too long", async () => {

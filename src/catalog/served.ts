@@ -32,6 +32,7 @@ export interface FaqResult {
 }
 
 const OPENAPI_URL = `${API_PREFIX}/openapi.json`;
+const ANSWER_CACHE = 2000;
 const PRODUCT_OPERATIONS: Record<string, string> = { alpha: "getCoda", beta: "getTesla", "alpha-secure": "getCodaSecure" };
 
 export class ServedCatalog {
@@ -42,6 +43,7 @@ export class ServedCatalog {
   /** Serialized `data` of each fixed GET, by operationId. */
   readonly fixed = new Map<string, Serialized>();
   readonly serviceDetails = new Map<string, Serialized>();
+  private readonly answers = new Map<string, Serialized>();
   /** llms.txt and llms-full.txt with this server's address. */
   readonly llmsTxt: string;
   readonly llmsFullTxt: string;
@@ -122,6 +124,24 @@ export class ServedCatalog {
 
   private productUrl(id: string): string {
     return `${this.baseUrl}${API_PREFIX}/${id}`;
+  }
+
+  /**
+   * Search answers by (search, limit, query), least recently used dropped first. People and GPTs
+   * ask the same things over and over, and an answer is valid for as long as this catalog is
+   * served: a new catalog starts with an empty cache.
+   */
+  cachedAnswer(key: string, compute: () => string): Serialized {
+    const hit = this.answers.get(key);
+    if (hit) {
+      this.answers.delete(key);
+      this.answers.set(key, hit);
+      return hit;
+    }
+    const fresh = new Serialized(compute());
+    this.answers.set(key, fresh);
+    if (this.answers.size > ANSWER_CACHE) this.answers.delete(this.answers.keys().next().value!);
+    return fresh;
   }
 
   recommend(query: string, limit: number): RecommendResult[] {

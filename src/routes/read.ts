@@ -31,17 +31,24 @@ const recommend: Handler = (ctx) => {
       { path: "query.q", message: `q (or problem) is required: describe the problem or project in up to ${LIMITS.query} characters` },
     ]);
   }
-  return searchAnswer(query, ctx.catalog.recommend(query, Number(ctx.query.limit ?? 5)), `Nothing matched: describe the problem in more words, or browse GET ${API_PREFIX}/services.`);
+  const limit = Number(ctx.query.limit ?? 5);
+  return searchAnswer(ctx, `recommend:${limit}:${query}`, query, () => ctx.catalog.recommend(query, limit), `Nothing matched: describe the problem in more words, or browse GET ${API_PREFIX}/services.`);
 };
 
 const searchFaq: Handler = (ctx) => {
   const query = queryText(ctx, ["q"])!;
-  return searchAnswer(query, ctx.catalog.searchFaq(query, Number(ctx.query.limit ?? 5)), `No FAQ entry matched: try other words, or ask a person (GET ${API_PREFIX}/contact).`);
+  const limit = Number(ctx.query.limit ?? 5);
+  return searchAnswer(ctx, `faq:${limit}:${query}`, query, () => ctx.catalog.searchFaq(query, limit), `No FAQ entry matched: try other words, or ask a person (GET ${API_PREFIX}/contact).`);
 };
 
-/** A search answer; an empty one says what to try instead. */
-function searchAnswer(query: string, results: unknown[], hint: string): Answer {
-  return { data: { query, count: results.length, results, ...(results.length === 0 ? { hint } : {}) } };
+/** A search answer, remembered by the catalog; an empty one says what to try instead. */
+function searchAnswer(ctx: RequestContext, key: string, query: string, search: () => unknown[], hint: string): Answer {
+  return {
+    json: ctx.catalog.cachedAnswer(key, () => {
+      const results = search();
+      return JSON.stringify({ query, count: results.length, results, ...(results.length === 0 ? { hint } : {}) });
+    }),
+  };
 }
 
 export const readHandlers: Record<string, Handler> = {

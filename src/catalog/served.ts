@@ -53,7 +53,8 @@ export class ServedCatalog {
   private readonly recommendEngine: SearchEngine;
   private readonly faqEngine: SearchEngine;
   /** Each item's problem phrases in index form, to explain a recommendation without re-stemming. */
-  private readonly problemTerms: ReadonlyMap<string, { p: string; terms: string[] }[]>;
+  // Filled on first use: stemming every problem of a large catalog would delay the start.
+  private readonly problemTerms = new Map<string, { p: string; terms: string[] }[]>();
 
   constructor(loaded: LoadedCatalog, private readonly baseUrl: string) {
     const { data, manifest } = loaded;
@@ -65,7 +66,6 @@ export class ServedCatalog {
     this.faqById = new Map(data.faq.map((f) => [f.id, f]));
     this.recommendEngine = new SearchEngine(data.recommendIndex);
     this.faqEngine = new SearchEngine(data.faqIndex);
-    this.problemTerms = new Map([...data.services, ...data.products].map((item) => [item.id, item.problems.map((p) => ({ p, terms: terms(p) }))]));
 
     this.llmsTxt = data.llmsTxt.split(BASE_URL_PLACEHOLDER).join(baseUrl);
     this.llmsFullTxt = data.llmsFullTxt.split(BASE_URL_PLACEHOLDER).join(baseUrl);
@@ -150,7 +150,9 @@ export class ServedCatalog {
       const service = this.services.get(hit.id);
       const item: Service | Product = service ?? this.products.get(hit.id)!;
       // The problems phrased most like the query explain the match best.
-      const phrases = this.problemTerms.get(item.id)!
+      const problems = this.problemTerms.get(item.id) ?? item.problems.map((p) => ({ p, terms: terms(p) }));
+      this.problemTerms.set(item.id, problems);
+      const phrases = problems
         .map(({ p, terms: phraseTerms }) => ({ p, shared: phraseTerms.filter((t) => queryTerms.has(t)).length }))
         .filter((x) => x.shared > 0)
         .sort((a, b) => b.shared - a.shared)

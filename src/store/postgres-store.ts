@@ -75,13 +75,21 @@ export class PostgresStore implements Store {
   }
 
   async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    return this.atomically(async (client) => {
+      const staged: Statement[] = [];
+      const result = await work(this.transactionOn(client, staged));
+      for (const statement of staged) await client.query(statement.text, statement.values);
+      return result;
+    });
+  }
+
+  /** Runs `work` between BEGIN and COMMIT on one connection; rolls back when it throws. */
+  private async atomically<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken: Error | undefined;
     try {
       await client.query("BEGIN");
-      const staged: Statement[] = [];
-      const result = await work(this.transactionOn(client, staged));
-      for (const statement of staged) await client.query(statement.text, statement.values);
+      const result = await work(client);
       await client.query("COMMIT");
       return result;
     } catch (error) {
@@ -168,11 +176,9 @@ export class PostgresStore implements Store {
     }
   }
 
-  async erase(email: string): Promise<Erasure[]> {
+  erase(email: string): Promise<Erasure[]> {
     const address = email.toLowerCase();
-    const client = await this.pool.connect();
-    try {
-      await client.query("BEGIN");
+    return this.atomically(async (client) => {
       const changes: Erasure[] = [];
       const matches = `lower(data->>'email') = $1 OR lower(data->>'contactEmail') = $1`;
       const deleted = Object.keys(ERASURE).filter((c) => ERASURE[c as Collection] === "deleted");
@@ -187,14 +193,8 @@ export class PostgresStore implements Store {
       changes.push(...usage.rows.map((r) => ({ collection: "ticketUsage" as const, reference: r.client_id, action: "anonymised" as const })));
       const answers = await client.query<{ key: string }>("DELETE FROM frontdesk_idempotency WHERE position($1 in lower(answer::text)) > 0 RETURNING key", [address]);
       changes.push(...answers.rows.map((r) => ({ collection: "idempotency" as const, reference: r.key, action: "deleted" as const })));
-      await client.query("COMMIT");
       return changes;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async close(): Promise<void> {

@@ -99,6 +99,8 @@ export async function buildIndex(fields: FieldSpec[], documents: SearchDocument[
 const MAX_QUERY_TERMS = 32;
 /** A term found in more than this share of documents says little about any of them. */
 const COMMON_SHARE = 0.5;
+/** Merged postings kept, oldest dropped first: at most this many entries (8 bytes each, 16 MB). */
+const POSTINGS_BUDGET = 2_000_000;
 /** Remembered typo corrections, oldest dropped first. */
 const CORRECTION_CACHE = 10_000;
 
@@ -113,6 +115,8 @@ export class SearchEngine {
   private readonly best: Float64Array;
   private readonly masks: Uint32Array;
   private readonly corrections = new Map<string, string | undefined>();
+  private readonly merged = new Map<string, { positions: Int32Array; weights: Float32Array }>();
+  private mergedEntries = 0;
 
   constructor(exported: ExportedIndex) {
     this.ids = exported.ids;
@@ -144,25 +148,16 @@ export class SearchEngine {
       const documents = this.frequency.get(term)!;
       // Very common terms are skipped when rarer ones are there to rank by.
       if (rare > 0 && documents > common) return;
-      const fields = this.indexes.map(({ index }) => index.search(term, { limit: POSTING_LIMIT }) as number[]);
+      const { positions, weights } = this.postings(term);
       const bit = 1 << used.length;
       used.push(word);
       const idf = Math.log(1 + (this.ids.length - documents + 0.5) / (documents + 0.5));
       total += idf * this.maxWeight;
-      // A document counts once per term, with the weight of the best field it was found in.
-      fields.forEach((positions, f) => {
-        const weight = this.indexes[f]!.weight;
-        for (const position of positions) if (this.best[position]! < weight) this.best[position] = weight;
-      });
-      for (const positions of fields) {
-        for (const position of positions) {
-          const weight = this.best[position]!;
-          if (weight === 0) continue;
-          if (this.scores[position] === 0) touched.push(position);
-          this.scores[position] = this.scores[position]! + idf * weight;
-          this.masks[position] = this.masks[position]! | bit;
-          this.best[position] = 0;
-        }
+      for (let i = 0; i < positions.length; i++) {
+        const position = positions[i]!;
+        if (this.scores[position] === 0) touched.push(position);
+        this.scores[position] = this.scores[position]! + idf * weights[i]!;
+        this.masks[position] = this.masks[position]! | bit;
       }
     });
 
@@ -185,6 +180,33 @@ export class SearchEngine {
       this.masks[position] = 0;
     }
     return hits;
+  }
+
+  /**
+   * The documents holding a term, each once with the weight of the best field it is in. Merged
+   * from the per-field indexes on first use and kept (within a memory budget), since the same
+   * words come back in query after query.
+   */
+  private postings(term: string): { positions: Int32Array; weights: Float32Array } {
+    const cached = this.merged.get(term);
+    if (cached) return cached;
+    const order: number[] = [];
+    for (const { weight, index } of this.indexes) {
+      for (const position of index.search(term, { limit: POSTING_LIMIT }) as number[]) {
+        if (this.best[position] === 0) order.push(position);
+        if (this.best[position]! < weight) this.best[position] = weight;
+      }
+    }
+    const merged = { positions: Int32Array.from(order), weights: Float32Array.from(order, (p) => this.best[p]!) };
+    for (const position of order) this.best[position] = 0;
+    this.merged.set(term, merged);
+    this.mergedEntries += order.length;
+    for (const [oldest, { positions }] of this.merged) {
+      if (this.mergedEntries <= POSTINGS_BUDGET) break;
+      this.merged.delete(oldest);
+      this.mergedEntries -= positions.length;
+    }
+    return merged;
   }
 
   /** Typo correction tries hundreds of candidates; people repeat the same words, so answers are kept. */

@@ -82,7 +82,10 @@ function knownIds(ctx: RequestContext, field: string, known: string[], listEndpo
 
 /** Fields of the body worth keeping, without blanks. */
 function fields(ctx: RequestContext, names: string[]): Record<string, string> {
-  return Object.fromEntries(names.flatMap((n) => (str(ctx.body[n]) === undefined ? [] : [[n, str(ctx.body[n])!]])));
+  return Object.fromEntries(names.flatMap((n) => {
+    const value = str(ctx.body[n]);
+    return value === undefined ? [] : [[n, value]];
+  }));
 }
 
 /**

@@ -223,9 +223,10 @@ export class SearchEngine {
     const out: { word: string; term: string }[] = [];
     const seen = new Set<string>();
     for (const word of words(query)) {
-      const known = this.frequency.has(stem(word)) ? word : this.corrected(word);
+      const own = stem(word);
+      const known = this.frequency.has(own) ? word : this.corrected(word);
       if (known === undefined) continue;
-      const term = stem(known);
+      const term = known === word ? own : stem(known);
       if (seen.has(term)) continue;
       seen.add(term);
       out.push({ word: known, term });

@@ -61,23 +61,23 @@ export async function buildIndex(fields: FieldSpec[], documents: SearchDocument[
   const vocabulary = new Map<string, number>();
   const frequency = new Map<string, number>();
   const indexes = fields.map(() => new FlexSearch.Index(INDEX_OPTIONS));
-  // Stemming is the costly step: each distinct word is stemmed once per build.
-  const stems = new Map<string, string>();
-  const stemOf = (word: string) => stems.get(word) ?? stems.set(word, stem(word)).get(word)!;
+  // One entry per distinct word: its count (for typo correction) and its stem, computed once.
+  const seen = new Map<string, { count: number; stem: string }>();
   documents.forEach((doc, position) => {
     const distinct = new Set<string>();
     fields.forEach((field, f) => {
-      const surface = words(fieldText(doc.fields[field.name]));
-      const analysed = surface.map((word) => {
-        vocabulary.set(word, (vocabulary.get(word) ?? 0) + 1);
-        const term = stemOf(word);
-        distinct.add(term);
-        return term;
+      const analysed = words(fieldText(doc.fields[field.name])).map((word) => {
+        let entry = seen.get(word);
+        if (entry) entry.count++;
+        else seen.set(word, (entry = { count: 1, stem: stem(word) }));
+        distinct.add(entry.stem);
+        return entry.stem;
       });
       indexes[f]!.add(position, analysed.join(" "));
     });
     for (const term of distinct) frequency.set(term, (frequency.get(term) ?? 0) + 1);
   });
+  for (const [word, { count }] of seen) vocabulary.set(word, count);
   const parts: ExportedIndex["parts"] = {};
   for (const [f, field] of fields.entries()) {
     const exported: Record<string, string> = {};

@@ -1,6 +1,6 @@
-import cors from "@fastify/cors";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { ApiError, errorBody, successBody, type Serialized } from "./api/envelope.js";
+import { registerResponseHeaders } from "./api/headers.js";
 import { LIMITS, operations, type Operation } from "./api/operations.js";
 import { loggerOptions, registerObservability, requestIdOptions } from "./api/observability.js";
 import { registerRateLimits } from "./api/rate-limit.js";
@@ -58,24 +58,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
   });
 
-  // Set as a request arrives, so every answer carries them, hijacked ones (/mcp) included.
-  // (A callback hook, not an async one: it runs on every request.)
-  app.addHook("onRequest", (_request, reply, done) => {
-    reply.header("x-content-type-options", "nosniff");
-    reply.header("referrer-policy", "no-referrer");
-    reply.header("x-frame-options", "DENY");
-    done();
-  });
-
-  // Browsers may call the API from any page, but never with cookies or credentials.
-  await app.register(cors, {
-    origin: "*",
-    credentials: false,
-    methods: ["GET", "POST"],
-    allowedHeaders: ["content-type", "idempotency-key", "x-requested-by", "x-service-client-id", "x-request-id", "if-none-match"],
-    exposedHeaders: ["etag", "x-request-id", "retry-after", "ratelimit", "ratelimit-policy"],
-    maxAge: 86_400,
-  });
+  registerResponseHeaders(app);
 
   // Set before any route: a route keeps the handlers in place when it was registered.
   app.setNotFoundHandler((request, reply) => {
@@ -120,15 +103,17 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   }
   registerMcp(app);
 
-  async function answer(op: Operation, handler: Handler, request: FastifyRequest, reply: FastifyReply) {
+  // Catalog answers are computed synchronously: only writes wait, so reads skip the promise
+  // round-trips. (Nothing is returned once an answer is sent: fastify would await the reply.)
+  function answer(op: Operation, handler: Handler, request: FastifyRequest, reply: FastifyReply): Promise<void> | void {
     const catalog = options.catalog.current;
     if (op.catalog) {
-      if (notModified(request, reply, catalog)) return reply.code(304).send();
+      if (notModified(request, reply, catalog)) return void reply.code(304).send();
     } else {
       reply.header("cache-control", "no-store");
     }
     const now = clock();
-    const result = await handler({
+    const result = handler({
       catalog,
       store: options.store,
       now,
@@ -137,18 +122,23 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       params: (request.params ?? {}) as Record<string, string>,
       body: (request.body ?? {}) as Record<string, unknown>,
     });
+    if (result instanceof Promise) return result.then((settled) => send(op, settled, now, reply));
+    send(op, result, now, reply);
+  }
+
+  function send(op: Operation, result: Answer, now: Date, reply: FastifyReply): void {
     reply.type("application/json; charset=utf-8");
-    if ("data" in result) return reply.send(successBody(JSON.stringify(result.data), now, op.type));
-    if (op.raw) return reply.send(result.json.bytes ?? result.json.text);
-    return reply.send(successBody(result.json, now, op.type));
+    if ("data" in result) reply.send(successBody(JSON.stringify(result.data), now, op.type));
+    else if (op.raw) reply.send(result.json.bytes ?? result.json.text);
+    else reply.send(successBody(result.json, now, op.type));
   }
 
   // llms.txt lives at the site root by convention (llmstxt.org), outside the versioned API.
   for (const [url, pick] of [["/llms.txt", (c: ServedCatalog) => c.llmsTxt], ["/llms-full.txt", (c: ServedCatalog) => c.llmsFullTxt]] as const) {
     app.get(url, (request, reply) => {
       const catalog = options.catalog.current;
-      if (notModified(request, reply, catalog)) return reply.code(304).send();
-      return reply.type("text/markdown; charset=utf-8").send(pick(catalog));
+      if (notModified(request, reply, catalog)) return void reply.code(304).send();
+      reply.type("text/markdown; charset=utf-8").send(pick(catalog));
     });
   }
   await registerDocs(app);

@@ -196,7 +196,18 @@ describe("read side", () => {
     expect(res.headers["access-control-allow-credentials"]).toBeUndefined();
     const get = await t.app.inject({ method: "GET", url: "/api/v1/contact", headers: { origin: "https://example.org" } });
     expect(get.headers["access-control-allow-origin"]).toBe("*");
+    expect(get.headers["access-control-expose-headers"]).toContain("etag");
     expect(get.headers["x-content-type-options"]).toBe("nosniff");
+  });
+
+  it("sends the security, CORS and request-id headers on errors and unknown routes too", async () => {
+    for (const url of ["/api/v1/nowhere", "/api/v1/services/no-such-service", "/api/v1/faq/search"]) {
+      const res = await t.app.inject({ method: "GET", url });
+      expect(res.statusCode, url).toBeGreaterThanOrEqual(400);
+      expect(res.headers["access-control-allow-origin"], url).toBe("*");
+      expect(res.headers["x-frame-options"], url).toBe("DENY");
+      expect(res.headers["x-request-id"], url).toBeTypeOf("string");
+    }
   });
 
   it("optional headers never cause an error", async () => {

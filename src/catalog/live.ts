@@ -7,7 +7,8 @@ import { MANIFEST_FILE } from "./types.js";
 /**
  * The catalog currently served, swapped whole when a new build lands. The build publishes by
  * renaming a symlink, so polling the manifest through that path sees each new version; a version
- * that fails its checks is logged and the previous one keeps serving.
+ * that fails its checks is logged and the previous one keeps serving. The first version is served
+ * as soon as its files check out; `warm` prepares its searches in the background.
  */
 export interface CatalogLogger {
   info(message: string): void;
@@ -31,6 +32,12 @@ export class LiveCatalog {
     return new LiveCatalog(dir, baseUrl, new ServedCatalog(await readCatalog(dir), baseUrl));
   }
 
+  /** Parses and indexes what the first catalog left for first use; a broken file is logged. */
+  warm(log: CatalogLogger): Promise<void> {
+    const served = this.served;
+    return served.warm().catch((error: Error) => log.error(`catalog ${served.manifest.contentHash.slice(0, 12)} is broken: ${error.message}`));
+  }
+
   get current(): ServedCatalog {
     return this.served;
   }
@@ -41,7 +48,9 @@ export class LiveCatalog {
       try {
         const loaded = await readCatalog(this.dir);
         if (loaded.manifest.contentHash === this.served.manifest.contentHash) return;
-        this.served = new ServedCatalog(loaded, this.baseUrl);
+        const next = new ServedCatalog(loaded, this.baseUrl);
+        await next.warm(); // whole and ready before the first request sees it
+        this.served = next;
         log.info(`catalog ${loaded.manifest.contentHash.slice(0, 12)} is now served`);
       } catch (error) {
         log.error(`new catalog rejected, still serving ${this.served.manifest.contentHash.slice(0, 12)}: ${(error as Error).message}`);

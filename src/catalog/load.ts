@@ -6,10 +6,13 @@ import { CATALOG_FILES, CATALOG_FORMAT, MANIFEST_FILE, type CatalogData, type Ma
 /**
  * Reads a compiled catalog and checks it before anyone is served from it: the manifest's format,
  * and every file against the hash the build recorded, so a half-copied or edited catalog is
- * refused instead of served.
+ * refused instead of served. Files are read and hashed as bytes, all at once; each is parsed on
+ * first use, so a server answers its first request without parsing a 10,000-entry FAQ first
+ * (ServedCatalog.warm parses the rest).
  */
 export interface LoadedCatalog {
   manifest: Manifest;
+  /** Every file's content; a property is parsed (or decoded) the first time it is read. */
   data: CatalogData;
   /** The versioned folder actually read (the catalog path is a symlink to it). */
   folder: string;
@@ -36,16 +39,33 @@ export async function readCatalog(dir: string): Promise<LoadedCatalog> {
   // Resolve the symlink once, so every file comes from the same version even if a new build lands now.
   const folder = await realpath(dir).catch(() => dir);
   const manifest = await readManifest(folder);
-  const data: Partial<Record<keyof CatalogData, unknown>> = {};
-  for (const [key, file] of Object.entries(CATALOG_FILES) as [keyof CatalogData, string][]) {
-    const text = await readFile(join(folder, file), "utf8").catch(() => {
-      throw new CatalogError(`catalog file ${file} is missing in ${folder}`);
+  const entries = Object.entries(CATALOG_FILES) as [keyof CatalogData, string][];
+  const contents = await Promise.all(
+    entries.map(async ([, file]) => {
+      const bytes = await readFile(join(folder, file)).catch(() => {
+        throw new CatalogError(`catalog file ${file} is missing in ${folder}`);
+      });
+      if (createHash("sha256").update(bytes).digest("hex") !== manifest.files[file]) {
+        throw new CatalogError(`catalog file ${file} does not match its manifest hash: the catalog is incomplete or was changed by hand`);
+      }
+      return bytes;
+    }),
+  );
+  const data = {} as CatalogData;
+  entries.forEach(([key, file], i) => {
+    const bytes = contents[i]!;
+    Object.defineProperty(data, key, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const text = bytes.toString("utf8");
+        const value: unknown = file.endsWith(".json") ? parse(text, file) : text;
+        Object.defineProperty(data, key, { value, enumerable: true });
+        return value;
+      },
     });
-    const hash = createHash("sha256").update(text).digest("hex");
-    if (hash !== manifest.files[file]) throw new CatalogError(`catalog file ${file} does not match its manifest hash: the catalog is incomplete or was changed by hand`);
-    data[key] = file.endsWith(".json") ? parse(text, file) : text;
-  }
-  return { manifest, data: data as CatalogData, folder };
+  });
+  return { manifest, data, folder };
 }
 
 function parse<T>(text: string, file: string): T {

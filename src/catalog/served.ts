@@ -42,19 +42,19 @@ export class ServedCatalog {
   readonly etag: string;
   /** Serialized `data` of each fixed GET, by operationId. */
   readonly fixed = new Map<string, Serialized>();
-  readonly serviceDetails = new Map<string, Serialized>();
-  private readonly answers = new Map<string, Serialized>();
-  /** llms.txt and llms-full.txt with this server's address. */
-  readonly llmsTxt: string;
-  readonly llmsFullTxt: string;
   readonly services: ReadonlyMap<string, Service>;
   private readonly products: ReadonlyMap<string, Product>;
-  private readonly faqById: ReadonlyMap<string, FaqEntry>;
-  private readonly recommendEngine: SearchEngine;
-  private readonly faqEngine: SearchEngine;
+  private readonly answers = new Map<string, Serialized>();
+  private readonly serviceDetails = new Map<string, Serialized>();
   /** Each item's problem phrases in index form, to explain a recommendation without re-stemming. */
-  // Filled on first use: stemming every problem of a large catalog would delay the start.
   private readonly problemTerms = new Map<string, { p: string; terms: string[] }[]>();
+  // Made on first use (or by warm): the FAQ and the search indexes are most of a large catalog's
+  // loading time, and the list and detail answers must not wait for them.
+  #recommendEngine?: SearchEngine;
+  #faqEngine?: SearchEngine;
+  #faqById?: ReadonlyMap<string, FaqEntry>;
+  #llmsTxt?: string;
+  #llmsFullTxt?: string;
 
   constructor(loaded: LoadedCatalog, private readonly baseUrl: string) {
     const { data, manifest } = loaded;
@@ -63,12 +63,7 @@ export class ServedCatalog {
     this.etag = `"${createHash("sha256").update(`${manifest.contentHash}\0${baseUrl}`).digest("hex").slice(0, 32)}"`;
     this.services = new Map(data.services.map((s) => [s.id, s]));
     this.products = new Map(data.products.map((p) => [p.id, p]));
-    this.faqById = new Map(data.faq.map((f) => [f.id, f]));
-    this.recommendEngine = new SearchEngine(data.recommendIndex);
-    this.faqEngine = new SearchEngine(data.faqIndex);
 
-    this.llmsTxt = data.llmsTxt.split(BASE_URL_PLACEHOLDER).join(baseUrl);
-    this.llmsFullTxt = data.llmsFullTxt.split(BASE_URL_PLACEHOLDER).join(baseUrl);
     const put = (operationId: string, value: unknown) => this.fixed.set(operationId, new Serialized(JSON.stringify(value)));
     const { company } = data;
     put("getApiIndex", {
@@ -95,7 +90,6 @@ export class ServedCatalog {
         ...(s.duration ? { duration: s.duration } : {}), url: this.serviceUrl(s.id),
       })),
     });
-    for (const s of data.services) this.serviceDetails.set(s.id, new Serialized(JSON.stringify({ ...s, url: this.serviceUrl(s.id) })));
     put("listTechniques", { count: data.techniques.length, techniques: data.techniques });
     for (const [id, operationId] of Object.entries(PRODUCT_OPERATIONS)) {
       const product = this.products.get(id);
@@ -116,6 +110,57 @@ export class ServedCatalog {
     });
     put("getContact", { name: company.name, ...company.contact, ...(company.documentation ? { documentation: company.documentation } : {}) });
     put("getOpenApi", { ...data.openapi, servers: [{ url: baseUrl, description: "This server" }] });
+  }
+
+  /**
+   * Prepares everything made on first use, a step per turn of the event loop so that requests
+   * are answered meanwhile. Rejects if a file of the catalog is broken.
+   */
+  async warm(): Promise<void> {
+    const steps: (() => unknown)[] = [
+      ...(Object.keys(this.data) as (keyof CatalogData)[]).map((key) => () => this.data[key]),
+      () => this.recommendEngine,
+      () => this.faqById,
+      () => this.faqEngine,
+      () => this.llmsTxt,
+      () => this.llmsFullTxt,
+    ];
+    for (const step of steps) {
+      step();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** llms.txt and llms-full.txt with this server's address. */
+  get llmsTxt(): string {
+    return (this.#llmsTxt ??= this.data.llmsTxt.split(BASE_URL_PLACEHOLDER).join(this.baseUrl));
+  }
+
+  get llmsFullTxt(): string {
+    return (this.#llmsFullTxt ??= this.data.llmsFullTxt.split(BASE_URL_PLACEHOLDER).join(this.baseUrl));
+  }
+
+  private get recommendEngine(): SearchEngine {
+    return (this.#recommendEngine ??= new SearchEngine(this.data.recommendIndex));
+  }
+
+  private get faqEngine(): SearchEngine {
+    return (this.#faqEngine ??= new SearchEngine(this.data.faqIndex));
+  }
+
+  private get faqById(): ReadonlyMap<string, FaqEntry> {
+    return (this.#faqById ??= new Map(this.data.faq.map((f) => [f.id, f])));
+  }
+
+  /** Serialized `data` of GET /services/{id}, or undefined for an unknown id. */
+  serviceDetail(id: string): Serialized | undefined {
+    let json = this.serviceDetails.get(id);
+    const service = this.services.get(id);
+    if (json === undefined && service !== undefined) {
+      json = new Serialized(JSON.stringify({ ...service, url: this.serviceUrl(id) }));
+      this.serviceDetails.set(id, json);
+    }
+    return json;
   }
 
   serviceUrl(id: string): string {

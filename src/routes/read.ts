@@ -7,7 +7,7 @@ const fixed = (operationId: string): Handler => ({ catalog }) => ({ json: catalo
 
 const getService: Handler = ({ catalog, params }) => {
   const id = params.id!.toLowerCase();
-  const json = catalog.serviceDetails.get(id);
+  const json = catalog.serviceDetail(id);
   if (json === undefined) {
     throw new ApiError(404, "not_found", `No service has the id "${params.id}": GET ${API_PREFIX}/services lists every service with its id.`, [
       { path: "path.id", message: `unknown service id; known ids: ${[...catalog.services.keys()].join(", ")}` },

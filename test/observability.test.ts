@@ -22,13 +22,17 @@ describe("health, request ids and logs", () => {
     expect(JSON.parse(ready.body).data).toMatchObject({ status: "ready" });
   });
 
-  it("answers /readyz with 503 when the store does not answer", async () => {
+  it("answers /readyz with 503 when the store does not answer, and logs it with the request id", async () => {
     const down = { ...t.store, ticketUsage: async () => { throw new Error("connection refused"); } };
-    const app = await createApp({ catalog: t.catalog, store: Object.assign(Object.create(Object.getPrototypeOf(t.store)), down), config: { publicBaseUrl: "http://x" } });
-    const res = await app.inject({ method: "GET", url: "/readyz" });
+    const lines: Record<string, unknown>[] = [];
+    const stream = new Writable({ write: (chunk, _enc, done) => { lines.push(JSON.parse(chunk.toString())); done(); } });
+    const store = Object.assign(Object.create(Object.getPrototypeOf(t.store)), down);
+    const app = await createApp({ catalog: t.catalog, store, config: { publicBaseUrl: "http://x" }, logger: { level: "error", stream } });
+    const res = await app.inject({ method: "GET", url: "/readyz", headers: { "x-request-id": "probe-7" } });
     expect(res.statusCode).toBe(503);
     expect(JSON.parse(res.body).error.code).toBe("not_ready");
     await app.close();
+    expect(lines).toEqual([expect.objectContaining({ level: 50, reqId: "probe-7", msg: "not ready" })]);
   });
 
   it("returns a request id, keeping a plain one sent by the caller", async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { LogController, type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { CatalogSource } from "../app.js";
 import type { Store } from "../store/store.js";
 import { ApiError, errorBody, successBody } from "./envelope.js";
@@ -35,7 +35,70 @@ export const requestIdOptions = {
   },
   // Fastify's own two lines per request are replaced by the one line of registerObservability.
   logController: new LogController({ disableRequestLogging: true }),
+  childLoggerFactory: (logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions) => new RequestLogger(logger, bindings, options),
 } satisfies Partial<FastifyServerOptions>;
+
+type Log = (...args: unknown[]) => void;
+type Bindings = Parameters<FastifyBaseLogger["child"]>[0];
+type ChildLoggerOptions = NonNullable<Parameters<FastifyBaseLogger["child"]>[1]>;
+
+/**
+ * A request's logger, bound to its id. Fastify makes one for every request, and pino's child
+ * loggers cost more to make (measured: about 2 µs) than the rest of fastify's own work on a
+ * cached answer; most requests never log (the request line is off above info), so pino's child
+ * is made the first time a request does.
+ */
+class RequestLogger implements FastifyBaseLogger {
+  #pino: FastifyBaseLogger | undefined;
+
+  constructor(
+    private readonly parent: FastifyBaseLogger,
+    private readonly bindings: Bindings,
+    private readonly options: ChildLoggerOptions,
+  ) {}
+
+  private get pino(): FastifyBaseLogger {
+    return (this.#pino ??= this.parent.child(this.bindings, this.options));
+  }
+
+  get level(): string {
+    return this.#pino?.level ?? this.options.level ?? this.parent.level;
+  }
+
+  set level(level: string) {
+    this.pino.level = level;
+  }
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.pino.child(bindings, options);
+  }
+
+  fatal(...args: unknown[]): void {
+    (this.pino.fatal as Log)(...args);
+  }
+
+  error(...args: unknown[]): void {
+    (this.pino.error as Log)(...args);
+  }
+
+  warn(...args: unknown[]): void {
+    (this.pino.warn as Log)(...args);
+  }
+
+  info(...args: unknown[]): void {
+    (this.pino.info as Log)(...args);
+  }
+
+  debug(...args: unknown[]): void {
+    (this.pino.debug as Log)(...args);
+  }
+
+  trace(...args: unknown[]): void {
+    (this.pino.trace as Log)(...args);
+  }
+
+  silent(): void {}
+}
 
 export function registerObservability(app: FastifyInstance, catalog: CatalogSource, store: Store, clock: () => Date): void {
   // Registered only when the line is written (the logger is on, at info or below): a hook that

@@ -78,8 +78,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     const warm = async () => {
       if (started) return;
       started = true;
-      await validators.compileAll();
-      await options.catalog.warm?.({ info: (m) => app.log.info(m), error: (m) => app.log.error(m) });
+      // A schema that does not compile fails its route's requests too; here it is only logged.
+      await validators.compileAll().catch((error: Error) => app.log.error(`request validators: ${error.message}`));
+      await options.catalog.warm?.(app.log);
     };
     app.server.once("request", () => setImmediate(warm));
     setTimeout(warm, WARM_AFTER_MS).unref();

@@ -14,7 +14,7 @@ export async function serve(config: Config, companion?: Companion): Promise<void
   const catalog = await LiveCatalog.open(config.catalogDir, config.publicBaseUrl);
   const store = await openStore(config);
   const app = await createApp({ catalog, store, config, logger: { level: config.logLevel } });
-  catalog.watch(config.catalogPollMs, { info: (m) => app.log.info(m), error: (m) => app.log.error(m) });
+  catalog.watch(config.catalogPollMs, app.log);
   const stopCompanion = companion?.({ catalog, log: (m) => app.log.info(m) });
 
   let stopping = false;

@@ -73,30 +73,17 @@ class RequestLogger implements FastifyBaseLogger {
     return this.pino.child(bindings, options);
   }
 
-  fatal(...args: unknown[]): void {
-    (this.pino.fatal as Log)(...args);
+  private write(level: "fatal" | "error" | "warn" | "info" | "debug" | "trace", args: unknown[]): void {
+    (this.pino[level] as Log).apply(this.pino, args);
   }
 
-  error(...args: unknown[]): void {
-    (this.pino.error as Log)(...args);
-  }
-
-  warn(...args: unknown[]): void {
-    (this.pino.warn as Log)(...args);
-  }
-
-  info(...args: unknown[]): void {
-    (this.pino.info as Log)(...args);
-  }
-
-  debug(...args: unknown[]): void {
-    (this.pino.debug as Log)(...args);
-  }
-
-  trace(...args: unknown[]): void {
-    (this.pino.trace as Log)(...args);
-  }
-
+  // One line per level: each hands its arguments, unchanged, to pino's child.
+  fatal(...args: unknown[]): void { this.write("fatal", args); }
+  error(...args: unknown[]): void { this.write("error", args); }
+  warn(...args: unknown[]): void { this.write("warn", args); }
+  info(...args: unknown[]): void { this.write("info", args); }
+  debug(...args: unknown[]): void { this.write("debug", args); }
+  trace(...args: unknown[]): void { this.write("trace", args); }
   silent(): void {}
 }
 

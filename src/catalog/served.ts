@@ -154,12 +154,12 @@ export class ServedCatalog {
 
   /** Serialized `data` of GET /services/{id}, or undefined for an unknown id. */
   serviceDetail(id: string): Serialized | undefined {
-    let json = this.serviceDetails.get(id);
+    const known = this.serviceDetails.get(id);
+    if (known !== undefined) return known;
     const service = this.services.get(id);
-    if (json === undefined && service !== undefined) {
-      json = new Serialized(JSON.stringify({ ...service, url: this.serviceUrl(id) }));
-      this.serviceDetails.set(id, json);
-    }
+    if (service === undefined) return undefined;
+    const json = new Serialized(JSON.stringify({ ...service, url: this.serviceUrl(id) }));
+    this.serviceDetails.set(id, json);
     return json;
   }
 

@@ -114,6 +114,8 @@ export class SearchEngine {
   private readonly scores: Float64Array;
   private readonly best: Float64Array;
   private readonly masks: Uint32Array;
+  /** The documents a search has given a score, in the order it reached them. */
+  private readonly touched: Int32Array;
   private readonly corrections = new Map<string, string | undefined>();
   private readonly merged = new Map<string, { positions: Int32Array; weights: Float32Array }>();
   private mergedEntries = 0;
@@ -131,6 +133,7 @@ export class SearchEngine {
     this.scores = new Float64Array(this.ids.length);
     this.best = new Float64Array(this.ids.length);
     this.masks = new Uint32Array(this.ids.length);
+    this.touched = new Int32Array(this.ids.length);
   }
 
   get size(): number {
@@ -141,13 +144,15 @@ export class SearchEngine {
     const queryWords = this.queryWords(query);
     const common = this.ids.length * COMMON_SHARE;
     const rare = queryWords.filter(({ term }) => this.frequency.get(term)! <= common).length;
-    const touched: number[] = [];
+    // Plain loops over local typed arrays: this is where a search spends its time.
+    const { scores, masks, touched } = this;
+    let count = 0;
     const used: string[] = [];
     let total = 0;
-    queryWords.forEach(({ word, term }) => {
+    for (const { word, term } of queryWords) {
       const documents = this.frequency.get(term)!;
       // Very common terms are skipped when rarer ones are there to rank by.
-      if (rare > 0 && documents > common) return;
+      if (rare > 0 && documents > common) continue;
       const { positions, weights } = this.postings(term);
       const bit = 1 << used.length;
       used.push(word);
@@ -155,29 +160,31 @@ export class SearchEngine {
       total += idf * this.maxWeight;
       for (let i = 0; i < positions.length; i++) {
         const position = positions[i]!;
-        if (this.scores[position] === 0) touched.push(position);
-        this.scores[position] = this.scores[position]! + idf * weights[i]!;
-        this.masks[position] = this.masks[position]! | bit;
+        const mask = masks[position]!;
+        if (mask === 0) touched[count++] = position; // each bit is set once: a document enters once
+        masks[position] = mask | bit;
+        scores[position] = scores[position]! + idf * weights[i]!;
       }
-    });
+    }
 
     const top: number[] = [];
-    for (const position of touched) {
-      const score = this.scores[position]!;
-      if (top.length === limit && score <= this.scores[top[top.length - 1]!]!) continue;
+    for (let t = 0; t < count; t++) {
+      const position = touched[t]!;
+      const score = scores[position]!;
+      if (top.length === limit && score <= scores[top[top.length - 1]!]!) continue;
       let at = top.length;
-      while (at > 0 && (this.scores[top[at - 1]!]! < score || (this.scores[top[at - 1]!]! === score && top[at - 1]! > position))) at--;
+      while (at > 0 && (scores[top[at - 1]!]! < score || (scores[top[at - 1]!]! === score && top[at - 1]! > position))) at--;
       top.splice(at, 0, position);
       if (top.length > limit) top.pop();
     }
     const hits = top.map((position) => ({
       id: this.ids[position]!,
-      score: Math.round((this.scores[position]! / total) * 1000) / 1000,
-      matched: used.filter((_, bit) => (this.masks[position]! & (1 << bit)) !== 0),
+      score: Math.round((scores[position]! / total) * 1000) / 1000,
+      matched: used.filter((_, bit) => (masks[position]! & (1 << bit)) !== 0),
     }));
-    for (const position of touched) {
-      this.scores[position] = 0;
-      this.masks[position] = 0;
+    for (let t = 0; t < count; t++) {
+      scores[touched[t]!] = 0;
+      masks[touched[t]!] = 0;
     }
     return hits;
   }

@@ -30,6 +30,8 @@ export interface AppOptions {
   store: Store;
   clock?: () => Date;
   config: Pick<Config, "publicBaseUrl"> & Partial<Config>;
+  /** How long a listening server waits for a first request before it warms up anyway (ms). */
+  warmAfterMs?: number;
   /** Logging (pino options); a stream may be given to capture the log. */
   logger?: boolean | { level: string; stream?: NodeJS.WritableStream };
 }
@@ -75,15 +77,17 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // it runs in steps of tens of milliseconds, and must never delay that first answer.
   app.addHook("onListen", (done) => {
     let started = false;
-    const warm = async () => {
+    const warm = () => {
       if (started) return;
       started = true;
-      // A schema that does not compile fails its route's requests too; here it is only logged.
-      await validators.compileAll().catch((error: Error) => app.log.error(`request validators: ${error.message}`));
-      await options.catalog.warm?.(app.log);
+      // Whatever fails here fails the requests that need it too; here it is only logged.
+      void validators
+        .compileAll()
+        .then(() => options.catalog.warm?.(app.log))
+        .catch((error: Error) => app.log.error(`warming up failed: ${error.message}`));
     };
     app.server.once("request", () => setImmediate(warm));
-    setTimeout(warm, WARM_AFTER_MS).unref();
+    setTimeout(warm, options.warmAfterMs ?? WARM_AFTER_MS).unref();
     done();
   });
 

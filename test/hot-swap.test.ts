@@ -7,6 +7,7 @@ import { contentTree, tempDir } from "./helpers/content.js";
 import { Writable } from "node:stream";
 import { createApp } from "../src/app.js";
 import { LiveCatalog } from "../src/catalog/live.js";
+import { CatalogError, readCatalog } from "../src/catalog/load.js";
 import { LowdbStore } from "../src/store/lowdb-store.js";
 import { BASE_URL, builtCatalog, testApp, type TestApp } from "./helpers/app.js";
 
@@ -102,20 +103,47 @@ describe("the first catalog", () => {
     expect(errors[0]).toMatch(/catalog \w{12} is broken: catalog file index-faq.json is not valid JSON/);
   });
 
-  it("is warmed by a listening server once its first answer is out", async () => {
-    const copy = await unparsableCopy(await builtCatalog(), ".catalog-unparsable");
-    const catalog = await LiveCatalog.open(copy, BASE_URL);
-    const store = await LowdbStore.open(join(await tempDir("frontdesk-data-"), "frontdesk.json"));
-    const lines: string[] = [];
-    const stream = new Writable({ write: (chunk, _enc, done) => { lines.push(chunk.toString()); done(); } });
-    const app = await createApp({ catalog, store, config: { publicBaseUrl: BASE_URL }, logger: { level: "error", stream } });
-    try {
-      const address = await app.listen({ port: 0, host: "127.0.0.1" });
-      expect((await fetch(`${address}/api/v1/services`)).status).toBe(200);
-      await eventually(async () => lines.some((l) => l.includes("index-faq.json is not valid JSON")));
-    } finally {
-      await app.close();
-      await store.close();
-    }
+  it("fails the same way each time a broken file is read, without parsing it again", async () => {
+    const loaded = await readCatalog(await unparsableCopy(await builtCatalog(), ".catalog-unparsable"));
+    const failure = () => {
+      try {
+        return loaded.data.faqIndex;
+      } catch (error) {
+        return error;
+      }
+    };
+    const first = failure();
+    expect(first).toBeInstanceOf(CatalogError);
+    expect(failure()).toBe(first);
   });
+
+  it("is not ready while broken: /readyz names the catalog and the fix", async () => {
+    t = await testApp({ catalogDir: await unparsableCopy(await builtCatalog(), ".catalog-unparsable") });
+    const ready = await t.app.inject({ method: "GET", url: "/readyz" });
+    expect(ready.statusCode).toBe(503);
+    expect(JSON.parse(ready.body).error.message).toMatch(/^The catalog \w{12} is broken \(catalog file index-faq.json is not valid JSON.*publish a fixed build\.$/);
+    expect((await t.app.inject({ method: "GET", url: "/api/v1/services" })).statusCode).toBe(200);
+  });
+
+  for (const [trigger, warmAfterMs, ask] of [
+    ["its first answer is out", 60_000, true],
+    ["a moment has passed without a request", 20, false],
+  ] as const) {
+    it(`is warmed by a listening server once ${trigger}`, async () => {
+      const copy = await unparsableCopy(await builtCatalog(), ".catalog-unparsable");
+      const catalog = await LiveCatalog.open(copy, BASE_URL);
+      const store = await LowdbStore.open(join(await tempDir("frontdesk-data-"), "frontdesk.json"));
+      const lines: string[] = [];
+      const stream = new Writable({ write: (chunk, _enc, done) => { lines.push(chunk.toString()); done(); } });
+      const app = await createApp({ catalog, store, config: { publicBaseUrl: BASE_URL }, warmAfterMs, logger: { level: "error", stream } });
+      try {
+        const address = await app.listen({ port: 0, host: "127.0.0.1" });
+        if (ask) expect((await fetch(`${address}/api/v1/services`)).status).toBe(200);
+        await eventually(async () => lines.some((l) => l.includes("index-faq.json is not valid JSON")));
+      } finally {
+        await app.close();
+        await store.close();
+      }
+    });
+  }
 });

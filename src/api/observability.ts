@@ -99,16 +99,28 @@ export function registerObservability(app: FastifyInstance, catalog: CatalogSour
 
   const json = "application/json; charset=utf-8";
   app.get("/healthz", (_request, reply) => reply.type(json).header("cache-control", "no-store").send(successBody(JSON.stringify({ status: "ok" }), clock())));
+  // Ready means every answer can be given at once: the catalog is warmed (this waits for it)
+  // and the store answers.
   app.get("/readyz", async (request, reply) => {
     reply.type(json).header("cache-control", "no-store");
+    const served = catalog.current;
+    const hash = served.manifest.contentHash.slice(0, 12);
+    let problem: string | undefined;
     try {
-      const hash = catalog.current.manifest.contentHash;
-      await store.ticketUsage("readyz"); // any read proves the store answers
-      return reply.send(successBody(JSON.stringify({ status: "ready", catalog: hash.slice(0, 12) }), clock()));
+      await served.warm();
     } catch (error) {
-      request.log.error({ err: error }, "not ready");
-      const failure = new ApiError(503, "not_ready", "The store does not answer yet: retry shortly.");
-      return reply.code(503).send(errorBody({ code: failure.code, message: failure.message }, clock()));
+      problem = `The catalog ${hash} is broken (${(error as Error).message}): publish a fixed build.`;
     }
+    if (problem === undefined) {
+      try {
+        await store.ticketUsage("readyz"); // any read proves the store answers
+      } catch (error) {
+        request.log.error({ err: error }, "not ready");
+        problem = "The store does not answer yet: retry shortly.";
+      }
+    }
+    if (problem === undefined) return reply.send(successBody(JSON.stringify({ status: "ready", catalog: hash }), clock()));
+    const failure = new ApiError(503, "not_ready", problem);
+    return reply.code(503).send(errorBody({ code: failure.code, message: failure.message }, clock()));
   });
 }

@@ -8,7 +8,8 @@ import type { FastifySchemaCompiler, FastifyServerOptions } from "fastify";
  * runs after the server listens). Done before listening, that work was a quarter of the cold start.
  * The options differ from fastify's defaults in two ways: every error is reported, so one answer
  * names every field to fix (the body limit and each field's maxLength bound the work), and
- * unknown properties are kept for the handlers' own checks rather than silently removed.
+ * unknown properties are kept for the handlers' own checks rather than silently removed. Route
+ * schemas are self-contained (no $id, no app.addSchema), so no shared schemas are handed over.
  */
 const require = createRequire(import.meta.url);
 
@@ -38,8 +39,10 @@ export function lazyValidators(): LazyValidators {
   const compiler: FastifySchemaCompiler<unknown> = ({ schema }) => {
     let compiled: ValidateFunction | undefined;
     const compile = () => {
-      compiled ??= ajv().compile(schema as object);
-      pending.delete(compile);
+      if (compiled === undefined) {
+        compiled = ajv().compile(schema as object);
+        pending.delete(compile);
+      }
       return compiled;
     };
     pending.add(compile);

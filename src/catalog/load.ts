@@ -59,7 +59,14 @@ export async function readCatalog(dir: string): Promise<LoadedCatalog> {
       configurable: true,
       get() {
         const text = bytes.toString("utf8");
-        const value: unknown = file.endsWith(".json") ? parse(text, file) : text;
+        let value: unknown;
+        try {
+          value = file.endsWith(".json") ? parse(text, file) : text;
+        } catch (error) {
+          // Parsed once: every later read fails the same way without parsing the file again.
+          Object.defineProperty(data, key, { enumerable: true, get: () => { throw error; } });
+          throw error;
+        }
         Object.defineProperty(data, key, { value, enumerable: true });
         return value;
       },

@@ -55,6 +55,7 @@ export class ServedCatalog {
   #faqById?: ReadonlyMap<string, FaqEntry>;
   #llmsTxt?: string;
   #llmsFullTxt?: string;
+  #warming?: Promise<void>;
 
   constructor(loaded: LoadedCatalog, private readonly baseUrl: string) {
     const { data, manifest } = loaded;
@@ -114,9 +115,14 @@ export class ServedCatalog {
 
   /**
    * Prepares everything made on first use, a step per turn of the event loop so that requests
-   * are answered meanwhile. Rejects if a file of the catalog is broken.
+   * are answered meanwhile; once, however often it is asked. Rejects if a file of the catalog
+   * is broken.
    */
-  async warm(): Promise<void> {
+  warm(): Promise<void> {
+    return (this.#warming ??= this.prepare());
+  }
+
+  private async prepare(): Promise<void> {
     const steps: (() => unknown)[] = [
       ...(Object.keys(this.data) as (keyof CatalogData)[]).map((key) => () => this.data[key]),
       () => this.recommendEngine,

@@ -14,7 +14,12 @@ export async function publishCatalog(target: string, files: Record<string, strin
   const versionName = `${prefix}${contentHash.slice(0, 16)}`;
   const version = join(parent, versionName);
 
-  if (!(await exists(version))) {
+  // The same content was published before: its folder is reused, unless files are missing from
+  // it (emptied by a clean-up, half copied by hand), in which case it is written again.
+  const present = new Set(await readdir(version).catch(() => []));
+  const complete = Object.keys(files).every((name) => present.has(name));
+  if (!complete) {
+    await rm(version, { recursive: true, force: true });
     const temporary = `${version}.tmp-${process.pid}`;
     await rm(temporary, { recursive: true, force: true });
     await mkdir(temporary);

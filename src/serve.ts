@@ -11,8 +11,9 @@ export type Companion = (running: { catalog: LiveCatalog; log: (message: string)
  * `frontdesk dev` passes a companion that rebuilds the catalog when content changes.
  */
 export async function serve(config: Config, companion?: Companion): Promise<void> {
-  const catalog = await LiveCatalog.open(config.catalogDir, config.publicBaseUrl);
-  const store = await openStore(config);
+  // Side by side: neither waits for the other at start. If one fails the process exits with its
+  // error; a lowdb lock left behind names a dead process and is taken over on the next start.
+  const [catalog, store] = await Promise.all([LiveCatalog.open(config.catalogDir, config.publicBaseUrl), openStore(config)]);
   const app = await createApp({ catalog, store, config, logger: { level: config.logLevel } });
   catalog.watch(config.catalogPollMs, app.log);
   const stopCompanion = companion?.({ catalog, log: (m) => app.log.info(m) });

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { readdir, readFile, readlink } from "node:fs/promises";
+import { readdir, readFile, readlink, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -45,6 +45,16 @@ describe("build", () => {
     expect(second.manifest!.contentHash).not.toBe(first.manifest!.contentHash);
     const siblings = (await readdir(join(catalog, ".."))).sort();
     expect(siblings).toEqual(["catalog", first.published!.split("/").pop(), second.published!.split("/").pop()].sort());
+  });
+
+  it("writes a version folder again when files are missing from it", async () => {
+    const catalog = join(await tempDir(), "catalog");
+    const first = await buildCatalog({ content: MINIMAL_CONTENT, catalog });
+    const before = await files(first.published!);
+    for (const name of Object.keys(before)) await rm(join(first.published!, name));
+    const again = await buildCatalog({ content: MINIMAL_CONTENT, catalog });
+    expect(again.published).toBe(first.published);
+    expect(await files(catalog)).toEqual(before);
   });
 
   it("publishes nothing when the content has errors", async () => {

@@ -11,14 +11,14 @@ import type { FastifySchemaCompiler, FastifyServerOptions } from "fastify";
  * unknown properties are kept for the handlers' own checks rather than silently removed. Route
  * schemas are self-contained (no $id, no app.addSchema), so no shared schemas are handed over.
  */
-const require = createRequire(import.meta.url);
+const load = createRequire(import.meta.url);
 
 let shared: Ajv | undefined;
 
 function ajv(): Ajv {
   if (shared === undefined) {
-    const { Ajv: AjvClass } = require("ajv") as typeof import("ajv");
-    const addFormats = require("ajv-formats") as typeof import("ajv-formats").default;
+    const { Ajv: AjvClass } = load("ajv") as typeof import("ajv");
+    const addFormats = load("ajv-formats") as typeof import("ajv-formats").default;
     shared = new AjvClass({ allErrors: true, verbose: true, coerceTypes: "array", useDefaults: true, removeAdditional: false });
     addFormats(shared);
   }

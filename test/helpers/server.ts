@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 
-/** The real server, as `frontdesk serve` runs it, on a free port; resolves once it listens. */
-export async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", "serve"], {
+/**
+ * The real server, as `frontdesk serve` runs it, on a free port; resolves once it listens. It
+ * runs from the sources unless another entry (the built dist/cli.js) is given.
+ */
+export async function startServer(env: Record<string, string>, cli: string[] = ["--import", "tsx", "src/cli.ts"]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [...cli, "serve"], {
     env: { ...process.env, ...env, PORT: "0", LOG_LEVEL: "info", FRONTDESK_CATALOG_POLL_MS: "0", RATE_LIMIT_WRITE_PER_MINUTE: "0" },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { FastifySchemaCompiler, FastifyServerOptions } from "fastify";
 
@@ -63,7 +64,7 @@ export function lazyValidators(): LazyValidators {
     factory: (() => compiler) as unknown as LazyValidators["factory"],
     compileAll: async () => {
       for (const compile of [...pending]) {
-        await new Promise((resolve) => setImmediate(resolve));
+        await nextTurn();
         compile();
       }
     },

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { Serialized } from "../api/envelope.js";
 import { API_PREFIX, API_VERSION, operations } from "../api/operations.js";
 import { SearchEngine } from "../search/engine.js";
@@ -133,7 +134,7 @@ export class ServedCatalog {
     ];
     for (const step of steps) {
       step();
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
   }
 

@@ -197,8 +197,8 @@ export class ServedCatalog {
   }
 
   recommend(query: string, limit: number): RecommendResult[] {
-    const queryTerms = new Set(terms(query));
-    return this.recommendEngine.search(query, limit).map((hit) => {
+    const { terms: queryTerms, hits } = this.recommendEngine.search(query, limit);
+    return hits.map((hit) => {
       const service = this.services.get(hit.id);
       const item: Service | Product = service ?? this.products.get(hit.id)!;
       // The problems phrased most like the query explain the match best.
@@ -223,7 +223,7 @@ export class ServedCatalog {
   }
 
   searchFaq(query: string, limit: number): FaqResult[] {
-    return this.faqEngine.search(query, limit).map((hit) => {
+    return this.faqEngine.search(query, limit).hits.map((hit) => {
       const entry = this.faqById.get(hit.id)!;
       const url = `${this.baseUrl}${API_PREFIX}/faq/search?q=${encodeURIComponent(entry.question)}`;
       return {

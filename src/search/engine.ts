@@ -33,6 +33,12 @@ export interface ExportedIndex {
   parts: Record<string, Record<string, string>>;
 }
 
+export interface SearchResult {
+  /** Every term of the query in index form (typos corrected), for explaining a hit. */
+  terms: ReadonlySet<string>;
+  hits: SearchHit[];
+}
+
 export interface SearchHit {
   id: string;
   /** 0–1: the share of the query's weight this document matched. */
@@ -95,14 +101,28 @@ export async function buildIndex(fields: FieldSpec[], documents: SearchDocument[
   };
 }
 
-/** Query terms beyond this many add nothing a person meant; the cap keeps the match mask in 32 bits. */
+/** Query terms beyond this many add nothing a person meant. */
 const MAX_QUERY_TERMS = 32;
 /** A term found in more than this share of documents says little about any of them. */
 const COMMON_SHARE = 0.5;
 /** Merged postings kept, oldest dropped first: at most this many entries (8 bytes each, 16 MB). */
 const POSTINGS_BUDGET = 2_000_000;
-/** Remembered typo corrections, oldest dropped first. */
-const CORRECTION_CACHE = 10_000;
+/** Remembered query words (stem and typo correction), oldest dropped first. */
+const WORD_CACHE = 10_000;
+
+/** A term's documents in ascending position, each with what it adds to a score (idf × best field weight). */
+interface Postings {
+  positions: Int32Array;
+  impacts: Float32Array;
+  /** The most a document can gain from this term: its idf times the heaviest field's weight. */
+  ceiling: number;
+}
+
+/** A query word as it will be matched: the word (typo corrected) and its index form. */
+interface QueryWord {
+  word: string;
+  term: string;
+}
 
 export class SearchEngine {
   private readonly indexes: { weight: number; index: Index }[];
@@ -113,11 +133,10 @@ export class SearchEngine {
   // Scratch space reused by every search (searches are synchronous, so never shared).
   private readonly scores: Float64Array;
   private readonly best: Float64Array;
-  private readonly masks: Uint32Array;
   /** The documents a search has given a score, in the order it reached them. */
   private readonly touched: Int32Array;
-  private readonly corrections = new Map<string, string | undefined>();
-  private readonly merged = new Map<string, { positions: Int32Array; weights: Float32Array }>();
+  private readonly queryWordCache = new Map<string, QueryWord | undefined>();
+  private readonly merged = new Map<string, Postings>();
   private mergedEntries = 0;
 
   constructor(exported: ExportedIndex) {
@@ -132,7 +151,6 @@ export class SearchEngine {
     });
     this.scores = new Float64Array(this.ids.length);
     this.best = new Float64Array(this.ids.length);
-    this.masks = new Uint32Array(this.ids.length);
     this.touched = new Int32Array(this.ids.length);
   }
 
@@ -140,53 +158,50 @@ export class SearchEngine {
     return this.ids.length;
   }
 
-  search(query: string, limit: number): SearchHit[] {
+  search(query: string, limit: number): SearchResult {
     const queryWords = this.queryWords(query);
     const common = this.ids.length * COMMON_SHARE;
-    const rare = queryWords.filter(({ term }) => this.frequency.get(term)! <= common).length;
-    // Plain loops over local typed arrays: this is where a search spends its time.
-    const { scores, masks, touched } = this;
+    const rare = queryWords.some(({ term }) => this.frequency.get(term)! <= common);
+    // Very common terms are skipped when rarer ones are there to rank by.
+    const used = queryWords.filter(({ term }) => !rare || this.frequency.get(term)! <= common);
+    const postings = used.map(({ term }) => this.postings(term));
+
+    // Plain loops over local typed arrays: this is where a search spends its time. Every impact
+    // is above zero, so a score of zero marks a document not reached yet.
+    const { scores, touched } = this;
     let count = 0;
-    const used: string[] = [];
     let total = 0;
-    for (const { word, term } of queryWords) {
-      const documents = this.frequency.get(term)!;
-      // Very common terms are skipped when rarer ones are there to rank by.
-      if (rare > 0 && documents > common) continue;
-      const { positions, weights } = this.postings(term);
-      const bit = 1 << used.length;
-      used.push(word);
-      const idf = Math.log(1 + (this.ids.length - documents + 0.5) / (documents + 0.5));
-      total += idf * this.maxWeight;
+    for (const { positions, impacts, ceiling } of postings) {
+      total += ceiling;
       for (let i = 0; i < positions.length; i++) {
         const position = positions[i]!;
-        const mask = masks[position]!;
-        if (mask === 0) touched[count++] = position; // each bit is set once: a document enters once
-        masks[position] = mask | bit;
-        scores[position] = scores[position]! + idf * weights[i]!;
+        const score = scores[position]!;
+        if (score === 0) touched[count++] = position;
+        scores[position] = score + impacts[i]!;
       }
     }
 
+    // The best `limit` documents, highest score first and, on a tie, the earlier document. Once
+    // `limit` are kept, most documents fall below the last one's score: one comparison each.
     const top: number[] = [];
+    let floor = -1;
     for (let t = 0; t < count; t++) {
       const position = touched[t]!;
       const score = scores[position]!;
-      if (top.length === limit && score <= scores[top[top.length - 1]!]!) continue;
+      if (score < floor || (score === floor && position > top[limit - 1]!)) continue;
       let at = top.length;
       while (at > 0 && (scores[top[at - 1]!]! < score || (scores[top[at - 1]!]! === score && top[at - 1]! > position))) at--;
       top.splice(at, 0, position);
       if (top.length > limit) top.pop();
+      if (top.length === limit) floor = scores[top[limit - 1]!]!;
     }
     const hits = top.map((position) => ({
       id: this.ids[position]!,
       score: Math.round((scores[position]! / total) * 1000) / 1000,
-      matched: used.filter((_, bit) => (masks[position]! & (1 << bit)) !== 0),
+      matched: used.filter((_, u) => contains(postings[u]!.positions, position)).map(({ word }) => word),
     }));
-    for (let t = 0; t < count; t++) {
-      scores[touched[t]!] = 0;
-      masks[touched[t]!] = 0;
-    }
-    return hits;
+    for (let t = 0; t < count; t++) scores[touched[t]!] = 0;
+    return { terms: new Set(queryWords.map(({ term }) => term)), hits };
   }
 
   /**
@@ -194,7 +209,7 @@ export class SearchEngine {
    * from the per-field indexes on first use and kept (within a memory budget), since the same
    * words come back in query after query.
    */
-  private postings(term: string): { positions: Int32Array; weights: Float32Array } {
+  private postings(term: string): Postings {
     const cached = this.merged.get(term);
     if (cached) return cached;
     const order: number[] = [];
@@ -204,41 +219,59 @@ export class SearchEngine {
         if (this.best[position]! < weight) this.best[position] = weight;
       }
     }
-    const merged = { positions: Int32Array.from(order), weights: Float32Array.from(order, (p) => this.best[p]!) };
+    const documents = this.frequency.get(term)!;
+    const idf = Math.log(1 + (this.ids.length - documents + 0.5) / (documents + 0.5));
+    const positions = Int32Array.from(order).sort();
+    const merged = { positions, impacts: Float32Array.from(positions, (p) => idf * this.best[p]!), ceiling: idf * this.maxWeight };
     for (const position of order) this.best[position] = 0;
     this.merged.set(term, merged);
     this.mergedEntries += order.length;
-    for (const [oldest, { positions }] of this.merged) {
+    for (const [oldest, { positions: dropped }] of this.merged) {
       if (this.mergedEntries <= POSTINGS_BUDGET) break;
       this.merged.delete(oldest);
-      this.mergedEntries -= positions.length;
+      this.mergedEntries -= dropped.length;
     }
     return merged;
   }
 
-  /** Typo correction tries hundreds of candidates; people repeat the same words, so answers are kept. */
-  private corrected(word: string): string | undefined {
-    if (this.corrections.has(word)) return this.corrections.get(word);
-    const answer = correct(word, this.vocabulary);
-    if (this.corrections.size >= CORRECTION_CACHE) this.corrections.delete(this.corrections.keys().next().value!);
-    this.corrections.set(word, answer);
-    return answer;
-  }
-
-  /** Distinct query terms in index form, each with the word as the caller wrote it (typos corrected). */
-  private queryWords(query: string): { word: string; term: string }[] {
-    const out: { word: string; term: string }[] = [];
+  /**
+   * Distinct query terms in index form, each with the word as the caller wrote it (typos
+   * corrected). Stemming and typo correction (hundreds of candidates) are remembered per word:
+   * people and GPTs use the same words over and over.
+   */
+  private queryWords(query: string): QueryWord[] {
+    const out: QueryWord[] = [];
     const seen = new Set<string>();
     for (const word of words(query)) {
-      const own = stem(word);
-      const known = this.frequency.has(own) ? word : this.corrected(word);
-      if (known === undefined) continue;
-      const term = known === word ? own : stem(known);
-      if (seen.has(term)) continue;
-      seen.add(term);
-      out.push({ word: known, term });
+      const known = this.queryWordCache.has(word) ? this.queryWordCache.get(word) : this.resolve(word);
+      if (known === undefined || seen.has(known.term)) continue;
+      seen.add(known.term);
+      out.push(known);
       if (out.length === MAX_QUERY_TERMS) break;
     }
     return out;
   }
+
+  private resolve(word: string): QueryWord | undefined {
+    const own = stem(word);
+    const known = this.frequency.has(own) ? word : correct(word, this.vocabulary);
+    const answer = known === undefined ? undefined : { word: known, term: known === word ? own : stem(known) };
+    if (this.queryWordCache.size >= WORD_CACHE) this.queryWordCache.delete(this.queryWordCache.keys().next().value!);
+    this.queryWordCache.set(word, answer);
+    return answer;
+  }
+}
+
+/** Whether an ascending list holds a value (binary search). */
+function contains(sorted: Int32Array, value: number): boolean {
+  let low = 0;
+  let high = sorted.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const at = sorted[middle]!;
+    if (at === value) return true;
+    if (at < value) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
 }

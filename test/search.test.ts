@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { buildIndex, SearchEngine } from "../src/search/engine.js";
+
+/** The search engine on its own: ranking order, and what a hit says it matched. */
+const FIELDS = [
+  { name: "title", weight: 3 },
+  { name: "body", weight: 1 },
+];
+
+async function engine(documents: [string, string, string][]): Promise<SearchEngine> {
+  return new SearchEngine(await buildIndex(FIELDS, documents.map(([id, title, body]) => ({ id, fields: { title, body } }))));
+}
+
+describe("SearchEngine", () => {
+  it("ranks by score, breaks ties by the earlier document, and keeps exactly the limit", async () => {
+    const search = await engine([
+      ["d0", "billing", "invoices"],
+      ["d1", "kubernetes", "cluster upgrades"],
+      ["d2", "kubernetes", "cluster upgrades"],
+      ["d3", "kubernetes", "cluster upgrades"],
+      ["d4", "cluster", "kubernetes"],
+    ]);
+    const { hits } = search.search("kubernetes cluster", 2);
+    expect(hits.map((h) => h.id)).toEqual(["d1", "d2"]);
+    expect(search.search("kubernetes cluster", 10).hits.map((h) => h.id)).toEqual(["d1", "d2", "d3", "d4"]);
+    expect(search.search("kubernetes cluster", 10).hits.map((h) => h.id)).toEqual(["d1", "d2", "d3", "d4"]); // scratch space is reset
+  });
+
+  it("names the words each hit matched, typos corrected, and every term of the query", async () => {
+    const search = await engine([
+      ["audit", "security audit", "penetration testing of web apps"],
+      ["cloud", "cloud migration", "moving servers"],
+    ]);
+    const { hits, terms } = search.search("secuirty audit for our servers", 5);
+    expect(hits).toEqual([
+      { id: "audit", score: expect.any(Number), matched: ["security", "audit"] },
+      { id: "cloud", score: expect.any(Number), matched: ["servers"] },
+    ]);
+    expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
+    expect([...terms]).toEqual(["secur", "audit", "server"]);
+  });
+});

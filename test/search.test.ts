@@ -1,7 +1,9 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildIndex, SearchEngine } from "../src/search/engine.js";
+import { words } from "../src/search/text.js";
 
-/** The search engine on its own: ranking order, and what a hit says it matched. */
+/** The search engine on its own: ranking order, what a hit says it matched, and text analysis. */
 const FIELDS = [
   { name: "title", weight: 3 },
   { name: "body", weight: 1 },
@@ -38,5 +40,22 @@ describe("SearchEngine", () => {
     ]);
     expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
     expect([...terms]).toEqual(["secur", "audit", "server"]);
+  });
+});
+
+describe("words", () => {
+  it("gives plain ASCII text the words the Unicode way gives it", () => {
+    // A non-ASCII word at the end sends the same text the Unicode way; it adds itself, folded.
+    const ascii = fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)) });
+    fc.assert(
+      fc.property(ascii, (text) => {
+        expect(words(`${text} é`)).toEqual([...words(text), "e"]);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("folds accents and curly apostrophes", () => {
+    expect(words("Café’s Ünïcode DEVOPS-team, v2")).toEqual(["cafes", "unicode", "devops", "team", "v2"]);
   });
 });

@@ -18,11 +18,19 @@ const STOPWORDS = new Set(
     .split(" "),
 );
 
-/** Unicode-normalized, lower-case, accent-free words of a text, stopwords removed. */
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * Unicode-normalized, lower-case, accent-free words of a text, stopwords removed. Plain ASCII
+ * text (most queries) takes a shorter way to the same words: it has nothing to normalize, and
+ * its letters and digits are exactly a-z and 0-9 once lower-cased.
+ */
 export function words(text: string): string[] {
   const out: string[] = [];
-  const folded = text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase().replace(/['’]/g, "");
-  for (const word of folded.split(/[^\p{L}\p{N}]+/u)) {
+  const folded = ASCII.test(text)
+    ? text.toLowerCase().replace(/'/g, "").split(/[^a-z0-9]+/)
+    : text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase().replace(/['’]/g, "").split(/[^\p{L}\p{N}]+/u);
+  for (const word of folded) {
     if (word.length > 0 && !STOPWORDS.has(word)) out.push(word);
   }
   return out;

@@ -28,6 +28,20 @@ describe("SearchEngine", () => {
     expect(search.search("kubernetes cluster", 10).hits.map((h) => h.id)).toEqual(["d1", "d2", "d3", "d4"]); // scratch space is reset
   });
 
+  it("ties documents whose field weights add up to the same score exactly", async () => {
+    // Three terms of equal idf: one in the heaviest field (3) against two in lighter ones (2 + 1).
+    for (const [first, second] of [["whole", "split"], ["split", "whole"]]) {
+      const documents = { whole: { a: "review" }, split: { b: "product", c: "freelancers" } } as Record<string, Record<string, string>>;
+      const search = new SearchEngine(
+        await buildIndex(
+          [{ name: "a", weight: 3 }, { name: "b", weight: 2 }, { name: "c", weight: 1 }],
+          [{ id: first!, fields: documents[first!]! }, { id: second!, fields: documents[second!]! }, { id: "filler", fields: { c: "other" } }],
+        ),
+      );
+      expect(search.search("review product freelancers", 1).hits.map((h) => h.id)).toEqual([first]);
+    }
+  });
+
   it("names the words each hit matched, typos corrected, and every term of the query", async () => {
     const search = await engine([
       ["audit", "security audit", "penetration testing of web apps"],

@@ -105,7 +105,7 @@ export async function buildIndex(fields: FieldSpec[], documents: SearchDocument[
 const MAX_QUERY_TERMS = 32;
 /** A term found in more than this share of documents says little about any of them. */
 const COMMON_SHARE = 0.5;
-/** Merged postings kept, oldest dropped first: at most this many entries (8 bytes each, 16 MB). */
+/** Merged postings kept, oldest dropped first: at most this many entries (12 bytes each, 24 MB). */
 const POSTINGS_BUDGET = 2_000_000;
 /** Remembered query words (stem and typo correction), oldest dropped first. */
 const WORD_CACHE = 10_000;
@@ -113,7 +113,7 @@ const WORD_CACHE = 10_000;
 /** A term's documents in ascending position, each with what it adds to a score (idf × best field weight). */
 interface Postings {
   positions: Int32Array;
-  impacts: Float32Array;
+  impacts: Float64Array;
   /** The most a document can gain from this term: its idf times the heaviest field's weight. */
   ceiling: number;
 }
@@ -143,6 +143,8 @@ export class SearchEngine {
     this.ids = exported.ids;
     this.vocabulary = new Map(Object.entries(exported.vocabulary));
     this.frequency = new Map(Object.entries(exported.documentFrequency));
+    // A score of zero marks a document not reached yet (see search): every weight must count.
+    if (exported.fields.some((f) => !(f.weight > 0))) throw new Error("every search field needs a weight above 0");
     this.maxWeight = Math.max(...exported.fields.map((f) => f.weight));
     this.indexes = exported.fields.map((field) => {
       const index = new FlexSearch.Index(INDEX_OPTIONS);
@@ -222,7 +224,7 @@ export class SearchEngine {
     const documents = this.frequency.get(term)!;
     const idf = Math.log(1 + (this.ids.length - documents + 0.5) / (documents + 0.5));
     const positions = Int32Array.from(order).sort();
-    const merged = { positions, impacts: Float32Array.from(positions, (p) => idf * this.best[p]!), ceiling: idf * this.maxWeight };
+    const merged = { positions, impacts: Float64Array.from(positions, (p) => idf * this.best[p]!), ceiling: idf * this.maxWeight };
     for (const position of order) this.best[position] = 0;
     this.merged.set(term, merged);
     this.mergedEntries += order.length;

@@ -28,18 +28,39 @@ describe("SearchEngine", () => {
     expect(search.search("kubernetes cluster", 10).hits.map((h) => h.id)).toEqual(["d1", "d2", "d3", "d4"]); // scratch space is reset
   });
 
-  it("ties documents whose field weights add up to the same score exactly", async () => {
-    // Three terms of equal idf: one in the heaviest field (3) against two in lighter ones (2 + 1).
-    for (const [first, second] of [["whole", "split"], ["split", "whole"]]) {
-      const documents = { whole: { a: "review" }, split: { b: "product", c: "freelancers" } } as Record<string, Record<string, string>>;
-      const search = new SearchEngine(
-        await buildIndex(
-          [{ name: "a", weight: 3 }, { name: "b", weight: 2 }, { name: "c", weight: 1 }],
-          [{ id: first!, fields: documents[first!]! }, { id: second!, fields: documents[second!]! }, { id: "filler", fields: { c: "other" } }],
-        ),
-      );
-      expect(search.search("review product freelancers", 1).hits.map((h) => h.id)).toEqual([first]);
-    }
+  it("ranks exactly as a full sort by score (then position) would, ties included", async () => {
+    // Small random catalogs over few words, so equal scores from different field mixes (3 = 2 + 1,
+    // 3 = 1.5 + 1.5) are common; the reference scores every document from scratch in doubles.
+    const WORDS = ["alpha", "bravo", "delta", "echo", "golf", "hotel"];
+    const MIX = [{ name: "title", weight: 3 }, { name: "tags", weight: 2 }, { name: "body", weight: 1.5 }, { name: "note", weight: 1 }];
+    const text = fc.array(fc.constantFrom(...WORDS), { maxLength: 2 }).map((w) => w.join(" "));
+    const catalog = fc.array(fc.record({ title: text, tags: text, body: text, note: text }), { minLength: 1, maxLength: 12 });
+    const query = fc.uniqueArray(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 });
+    await fc.assert(
+      fc.asyncProperty(catalog, query, fc.integer({ min: 1, max: 14 }), async (docs, words, limit) => {
+        const search = new SearchEngine(await buildIndex(MIX, docs.map((fields, i) => ({ id: `d${i}`, fields }))));
+        const holds = (i: number, field: string, word: string) => (docs[i] as Record<string, string>)[field]!.split(" ").includes(word);
+        const df = (word: string) => docs.filter((_, i) => MIX.some((f) => holds(i, f.name, word))).length;
+        const present = words.filter((w) => df(w) > 0);
+        const rare = present.some((w) => df(w) <= docs.length / 2);
+        const used = present.filter((w) => !rare || df(w) <= docs.length / 2);
+        const expected = docs
+          .map((_, i) => {
+            let score = 0;
+            for (const w of used) {
+              const best = Math.max(0, ...MIX.filter((f) => holds(i, f.name, w)).map((f) => f.weight));
+              score += best * Math.log(1 + (docs.length - df(w) + 0.5) / (df(w) + 0.5));
+            }
+            return { id: `d${i}`, i, score };
+          })
+          .filter((d) => d.score > 0)
+          .sort((x, y) => y.score - x.score || x.i - y.i)
+          .slice(0, limit)
+          .map((d) => d.id);
+        expect(search.search(words.join(" "), limit).hits.map((h) => h.id)).toEqual(expected);
+      }),
+      { numRuns: 1500, seed: 20261123 },
+    );
   });
 
   it("names the words each hit matched, typos corrected, and every term of the query", async () => {

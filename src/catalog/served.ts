@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { Serialized } from "../api/envelope.js";
 import { API_PREFIX, API_VERSION, operations } from "../api/operations.js";
@@ -45,7 +46,7 @@ export class ServedCatalog {
   readonly fixed = new Map<string, Serialized>();
   readonly services: ReadonlyMap<string, Service>;
   private readonly products: ReadonlyMap<string, Product>;
-  private readonly answers = new Map<string, Serialized>();
+  private readonly answers = new LRUCache<string, Serialized>({ max: ANSWER_CACHE });
   private readonly serviceDetails = new Map<string, Serialized>();
   /** Each item's problem phrases in index form, to explain a recommendation without re-stemming. */
   private readonly problemTerms = new Map<string, { p: string; terms: string[] }[]>();
@@ -185,14 +186,9 @@ export class ServedCatalog {
    */
   cachedAnswer(key: string, compute: () => string): Serialized {
     const hit = this.answers.get(key);
-    if (hit) {
-      this.answers.delete(key);
-      this.answers.set(key, hit);
-      return hit;
-    }
+    if (hit) return hit;
     const fresh = new Serialized(compute());
     this.answers.set(key, fresh);
-    if (this.answers.size > ANSWER_CACHE) this.answers.delete(this.answers.keys().next().value!);
     return fresh;
   }
 

@@ -1,4 +1,5 @@
 import FlexSearch, { type Index } from "flexsearch";
+import { LRUCache } from "lru-cache";
 import { stem, words } from "./text.js";
 import { correct } from "./spelling.js";
 
@@ -105,9 +106,9 @@ export async function buildIndex(fields: FieldSpec[], documents: SearchDocument[
 const MAX_QUERY_TERMS = 32;
 /** A term found in more than this share of documents says little about any of them. */
 const COMMON_SHARE = 0.5;
-/** Merged postings kept, oldest dropped first: at most this many entries (12 bytes each, 24 MB). */
+/** Merged postings kept, least recently used dropped first: at most this many entries (12 bytes each, 24 MB). */
 const POSTINGS_BUDGET = 2_000_000;
-/** Remembered query words (stem and typo correction), oldest dropped first. */
+/** Remembered query words (stem and typo correction), least recently used dropped first. */
 const WORD_CACHE = 10_000;
 
 /** A term's documents in ascending position, each with what it adds to a score (idf × best field weight). */
@@ -135,9 +136,9 @@ export class SearchEngine {
   private readonly best: Float64Array;
   /** The documents a search has given a score, in the order it reached them. */
   private readonly touched: Int32Array;
-  private readonly queryWordCache = new Map<string, QueryWord | undefined>();
-  private readonly merged = new Map<string, Postings>();
-  private mergedEntries = 0;
+  /** false: a word neither the content nor a one-letter correction knows. */
+  private readonly queryWordCache = new LRUCache<string, QueryWord | false>({ max: WORD_CACHE });
+  private readonly merged = new LRUCache<string, Postings>({ maxSize: POSTINGS_BUDGET, sizeCalculation: (p) => Math.max(1, p.positions.length) });
 
   constructor(exported: ExportedIndex) {
     this.ids = exported.ids;
@@ -227,12 +228,6 @@ export class SearchEngine {
     const merged = { positions, impacts: Float64Array.from(positions, (p) => idf * this.best[p]!), ceiling: idf * this.maxWeight };
     for (const position of order) this.best[position] = 0;
     this.merged.set(term, merged);
-    this.mergedEntries += order.length;
-    for (const [oldest, { positions: dropped }] of this.merged) {
-      if (this.mergedEntries <= POSTINGS_BUDGET) break;
-      this.merged.delete(oldest);
-      this.mergedEntries -= dropped.length;
-    }
     return merged;
   }
 
@@ -245,8 +240,8 @@ export class SearchEngine {
     const out: QueryWord[] = [];
     const seen = new Set<string>();
     for (const word of words(query)) {
-      const known = this.queryWordCache.has(word) ? this.queryWordCache.get(word) : this.resolve(word);
-      if (known === undefined || seen.has(known.term)) continue;
+      const known = this.queryWordCache.get(word) ?? this.resolve(word);
+      if (known === false || seen.has(known.term)) continue;
       seen.add(known.term);
       out.push(known);
       if (out.length === MAX_QUERY_TERMS) break;
@@ -254,11 +249,10 @@ export class SearchEngine {
     return out;
   }
 
-  private resolve(word: string): QueryWord | undefined {
+  private resolve(word: string): QueryWord | false {
     const own = stem(word);
     const known = this.frequency.has(own) ? word : correct(word, this.vocabulary);
-    const answer = known === undefined ? undefined : { word: known, term: known === word ? own : stem(known) };
-    if (this.queryWordCache.size >= WORD_CACHE) this.queryWordCache.delete(this.queryWordCache.keys().next().value!);
+    const answer = known === undefined ? false : { word: known, term: known === word ? own : stem(known) };
     this.queryWordCache.set(word, answer);
     return answer;
   }

@@ -31,16 +31,21 @@ describe("SearchEngine", () => {
   it("ranks exactly as a full sort by score (then position) would, ties included", async () => {
     // Small random catalogs over few words, so equal scores from different field mixes (3 = 2 + 1,
     // 3 = 1.5 + 1.5) are common; the reference scores every document from scratch in doubles.
+    // Half of them get hundreds of documents that match nothing, so that a search reaches few of
+    // the documents and takes the sparse way (see SearchEngine.search) as well as the dense one.
     const WORDS = ["alpha", "bravo", "delta", "echo", "golf", "hotel"];
     const MIX = [{ name: "title", weight: 3 }, { name: "tags", weight: 2 }, { name: "body", weight: 1.5 }, { name: "note", weight: 1 }];
     const text = fc.array(fc.constantFrom(...WORDS), { maxLength: 2 }).map((w) => w.join(" "));
-    const catalog = fc.array(fc.record({ title: text, tags: text, body: text, note: text }), { minLength: 1, maxLength: 12 });
+    const matching = fc.array(fc.record({ title: text, tags: text, body: text, note: text }), { minLength: 1, maxLength: 12 });
+    const filler = { title: "zulu", tags: "", body: "", note: "" };
+    const catalog = fc.tuple(matching, fc.boolean()).map(([docs, padded]) => (padded ? [...docs, ...Array<typeof filler>(300).fill(filler)] : docs));
     const query = fc.uniqueArray(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 });
     await fc.assert(
       fc.asyncProperty(catalog, query, fc.integer({ min: 1, max: 14 }), async (docs, words, limit) => {
         const search = new SearchEngine(await buildIndex(MIX, docs.map((fields, i) => ({ id: `d${i}`, fields }))));
         const holds = (i: number, field: string, word: string) => (docs[i] as Record<string, string>)[field]!.split(" ").includes(word);
-        const df = (word: string) => docs.filter((_, i) => MIX.some((f) => holds(i, f.name, word))).length;
+        const frequency = new Map(WORDS.map((w) => [w, docs.filter((_, i) => MIX.some((f) => holds(i, f.name, w))).length]));
+        const df = (word: string) => frequency.get(word)!;
         const present = words.filter((w) => df(w) > 0);
         const rare = present.some((w) => df(w) <= docs.length / 2);
         const used = present.filter((w) => !rare || df(w) <= docs.length / 2);

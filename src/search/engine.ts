@@ -102,8 +102,10 @@ export async function buildIndex(fields: FieldSpec[], documents: SearchDocument[
   };
 }
 
-/** Query terms beyond this many add nothing a person meant. */
+/** Query terms beyond this many add nothing a person meant (and each has a bit in a 32-bit mask). */
 const MAX_QUERY_TERMS = 32;
+/** A search reaching at least a quarter of the documents (in postings) scans them all: see search. */
+const DENSE_SHARE = 4;
 /** A term found in more than this share of documents says little about any of them. */
 const COMMON_SHARE = 0.5;
 /** Merged postings kept, least recently used dropped first: at most this many entries (12 bytes each, 24 MB). */
@@ -133,9 +135,11 @@ export class SearchEngine {
   private readonly maxWeight: number;
   // Scratch space reused by every search (searches are synchronous, so never shared).
   private readonly scores: Float64Array;
-  private readonly best: Float64Array;
-  /** The documents a search has given a score, in the order it reached them. */
+  /** Per document, which of the query's terms (one bit each) it holds. */
+  private readonly matches: Uint32Array;
+  /** The documents a search has reached, in the order it reached them (see search). */
   private readonly touched: Int32Array;
+  private readonly best: Float64Array;
   /** false: a word neither the content nor a one-letter correction knows. */
   private readonly queryWordCache = new LRUCache<string, QueryWord | false>({ max: WORD_CACHE });
   private readonly merged = new LRUCache<string, Postings>({ maxSize: POSTINGS_BUDGET, sizeCalculation: (p) => Math.max(1, p.positions.length) });
@@ -153,8 +157,9 @@ export class SearchEngine {
       return { weight: field.weight, index };
     });
     this.scores = new Float64Array(this.ids.length);
-    this.best = new Float64Array(this.ids.length);
+    this.matches = new Uint32Array(this.ids.length);
     this.touched = new Int32Array(this.ids.length);
+    this.best = new Float64Array(this.ids.length);
   }
 
   get size(): number {
@@ -169,41 +174,37 @@ export class SearchEngine {
     const used = queryWords.filter(({ term }) => !rare || this.frequency.get(term)! <= common);
     const postings = used.map(({ term }) => this.postings(term));
 
-    // Plain loops over local typed arrays: this is where a search spends its time. Every impact
-    // is above zero, so a score of zero marks a document not reached yet.
-    const { scores, touched } = this;
-    let count = 0;
     let total = 0;
-    for (const { positions, impacts, ceiling } of postings) {
+    let reached = 0;
+    for (const { positions, ceiling } of postings) {
       total += ceiling;
-      for (let i = 0; i < positions.length; i++) {
-        const position = positions[i]!;
-        const score = scores[position]!;
-        if (score === 0) touched[count++] = position;
-        scores[position] = score + impacts[i]!;
-      }
+      reached += positions.length;
     }
-
-    // The best `limit` documents, highest score first and, on a tie, the earlier document. Once
-    // `limit` are kept, most documents fall below the last one's score: one comparison each.
-    const top: number[] = [];
-    let floor = -1;
-    for (let t = 0; t < count; t++) {
-      const position = touched[t]!;
-      const score = scores[position]!;
-      if (score < floor || (score === floor && position > top[limit - 1]!)) continue;
-      let at = top.length;
-      while (at > 0 && (scores[top[at - 1]!]! < score || (scores[top[at - 1]!]! === score && top[at - 1]! > position))) at--;
-      top.splice(at, 0, position);
-      if (top.length > limit) top.pop();
-      if (top.length === limit) floor = scores[top[limit - 1]!]!;
-    }
-    const hits = top.map((position) => ({
+    const documents = this.ids.length;
+    // A query that reaches a good share of the documents (long questions, common words) adds
+    // into the scores without asking whether a document was reached before, a branch the CPU
+    // mispredicts half of the time, and then scans every document; one that reaches few keeps
+    // the list of those it reached and looks at them alone.
+    const dense = reached * DENSE_SHARE >= documents;
+    const { scores, matches } = this;
+    const touched = dense ? null : this.touched;
+    let count = 0;
+    for (let u = 0; u < postings.length; u++) count = addPostings(postings[u]!, 1 << u, scores, matches, touched, count);
+    const top = bestOf(scores, touched, dense ? documents : count, limit);
+    const hits = Array.from(top, (position) => ({
       id: this.ids[position]!,
       score: Math.round((scores[position]! / total) * 1000) / 1000,
-      matched: used.filter((_, u) => contains(postings[u]!.positions, position)).map(({ word }) => word),
+      matched: used.filter((_, u) => (matches[position]! >>> u) & 1).map(({ word }) => word),
     }));
-    for (let t = 0; t < count; t++) scores[touched[t]!] = 0;
+    if (touched === null) {
+      scores.fill(0);
+      matches.fill(0);
+    } else {
+      for (let t = 0; t < count; t++) {
+        scores[touched[t]!] = 0;
+        matches[touched[t]!] = 0;
+      }
+    }
     return { terms: new Set(queryWords.map(({ term }) => term)), hits };
   }
 
@@ -258,16 +259,42 @@ export class SearchEngine {
   }
 }
 
-/** Whether an ascending list holds a value (binary search). */
-function contains(sorted: Int32Array, value: number): boolean {
-  let low = 0;
-  let high = sorted.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >> 1;
-    const at = sorted[middle]!;
-    if (at === value) return true;
-    if (at < value) low = middle + 1;
-    else high = middle - 1;
+/**
+ * Adds one term's postings into the scores and marks the term's bit in `matches`. When `touched`
+ * is given (a sparse search), a document reached for the first time is also appended to it;
+ * returns the new count of touched documents.
+ */
+function addPostings({ positions, impacts }: Postings, bit: number, scores: Float64Array, matches: Uint32Array, touched: Int32Array | null, count: number): number {
+  for (let i = 0; i < positions.length; i++) {
+    const position = positions[i]!;
+    if (touched !== null && matches[position] === 0) touched[count++] = position;
+    scores[position] += impacts[i]!;
+    matches[position] |= bit;
   }
-  return false;
+  return count;
+}
+
+/**
+ * Positions of the best `limit` documents among the candidates (all documents when null), highest
+ * score first and, on a tie, the earlier document. Once `limit` are kept, most documents fall
+ * below the last one's score: one comparison each.
+ */
+function bestOf(scores: Float64Array, candidates: Int32Array | null, count: number, limit: number): Int32Array {
+  const top = new Int32Array(limit);
+  let kept = 0;
+  let floor = 0;
+  for (let t = 0; t < count; t++) {
+    const position = candidates === null ? t : candidates[t]!;
+    const score = scores[position]!;
+    if (score < floor || (score === floor && (kept < limit || position > top[limit - 1]!))) continue;
+    let at = kept < limit ? kept++ : limit - 1;
+    for (; at > 0; at--) {
+      const above = top[at - 1]!;
+      if (scores[above]! > score || (scores[above] === score && above < position)) break;
+      top[at] = above;
+    }
+    top[at] = position;
+    if (kept === limit) floor = scores[top[limit - 1]!]!;
+  }
+  return top.subarray(0, kept);
 }

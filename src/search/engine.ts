@@ -268,8 +268,8 @@ function addPostings({ positions, impacts }: Postings, bit: number, scores: Floa
   for (let i = 0; i < positions.length; i++) {
     const position = positions[i]!;
     if (touched !== null && matches[position] === 0) touched[count++] = position;
-    scores[position] += impacts[i]!;
-    matches[position] |= bit;
+    scores[position] = scores[position]! + impacts[i]!;
+    matches[position] = matches[position]! | bit;
   }
   return count;
 }

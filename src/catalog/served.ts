@@ -48,6 +48,7 @@ export class ServedCatalog {
   private readonly products: ReadonlyMap<string, Product>;
   private readonly answers = new LRUCache<string, Serialized>({ max: ANSWER_CACHE });
   private readonly serviceDetails = new Map<string, Serialized>();
+  private readonly faqParts = new Map<string, readonly [string, string]>();
   /** Each item's problem phrases in index form, to explain a recommendation without re-stemming. */
   private readonly problemTerms = new Map<string, { p: string; terms: string[] }[]>();
   // Made on first use (or by warm): the FAQ and the search indexes are most of a large catalog's
@@ -218,20 +219,32 @@ export class ServedCatalog {
     });
   }
 
-  searchFaq(query: string, limit: number): FaqResult[] {
+  /** FAQ hits as JSON (FaqResult), best first. */
+  searchFaq(query: string, limit: number): string[] {
     return this.faqEngine.search(query, limit).hits.map((hit) => {
-      const entry = this.faqById.get(hit.id)!;
-      const url = `${this.baseUrl}${API_PREFIX}/faq/search?q=${encodeURIComponent(entry.question)}`;
-      return {
-        id: entry.id,
-        question: entry.question,
-        answer: entry.answer,
-        category: entry.category,
-        ...(entry.updated ? { updated: entry.updated } : {}),
-        score: hit.score,
-        url,
-        citeAs: `${entry.citeAs}, ${url}`,
-      };
+      const [head, tail] = this.faqResultParts(hit.id);
+      return `${head},"score":${hit.score}${tail}`;
     });
+  }
+
+  /**
+   * An FAQ entry's search result is the same in every answer but for its score: serialized once,
+   * as the JSON before the score and after it.
+   */
+  private faqResultParts(id: string): readonly [string, string] {
+    const known = this.faqParts.get(id);
+    if (known !== undefined) return known;
+    const entry = this.faqById.get(id)!;
+    const url = `${this.baseUrl}${API_PREFIX}/faq/search?q=${encodeURIComponent(entry.question)}`;
+    const fixed: Omit<FaqResult, "score" | "url" | "citeAs"> = {
+      id: entry.id,
+      question: entry.question,
+      answer: entry.answer,
+      category: entry.category,
+      ...(entry.updated ? { updated: entry.updated } : {}),
+    };
+    const parts = [JSON.stringify(fixed).slice(0, -1), `,"url":${JSON.stringify(url)},"citeAs":${JSON.stringify(`${entry.citeAs}, ${url}`)}}`] as const;
+    this.faqParts.set(id, parts);
+    return parts;
   }
 }

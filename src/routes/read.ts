@@ -32,7 +32,7 @@ const recommend: Handler = (ctx) => {
     ]);
   }
   const limit = Number(ctx.query.limit ?? 5);
-  return searchAnswer(ctx, `recommend:${limit}:${query}`, query, () => ctx.catalog.recommend(query, limit), `Nothing matched: describe the problem in more words, or browse GET ${API_PREFIX}/services.`);
+  return searchAnswer(ctx, `recommend:${limit}:${query}`, query, () => ctx.catalog.recommend(query, limit).map((r) => JSON.stringify(r)), `Nothing matched: describe the problem in more words, or browse GET ${API_PREFIX}/services.`);
 };
 
 const searchFaq: Handler = (ctx) => {
@@ -41,12 +41,16 @@ const searchFaq: Handler = (ctx) => {
   return searchAnswer(ctx, `faq:${limit}:${query}`, query, () => ctx.catalog.searchFaq(query, limit), `No FAQ entry matched: try other words, or ask a person (GET ${API_PREFIX}/contact).`);
 };
 
-/** A search answer, remembered by the catalog; an empty one says what to try instead. */
-function searchAnswer(ctx: RequestContext, key: string, query: string, search: () => unknown[], hint: string): Answer {
+/**
+ * A search answer from its results (each already JSON), remembered by the catalog; an empty one
+ * says what to try instead. Spelled out, it is JSON.stringify({ query, count, results, hint? }).
+ */
+function searchAnswer(ctx: RequestContext, key: string, query: string, search: () => string[], hint: string): Answer {
   return {
     json: ctx.catalog.cachedAnswer(key, () => {
       const results = search();
-      return JSON.stringify({ query, count: results.length, results, ...(results.length === 0 ? { hint } : {}) });
+      const empty = results.length === 0 ? `,"hint":${JSON.stringify(hint)}` : "";
+      return `{"query":${JSON.stringify(query)},"count":${results.length},"results":[${results.join(",")}]${empty}}`;
     }),
   };
 }

@@ -2,14 +2,16 @@
  * `npm run bench`: content build, read and write throughput, cold start and recommendation
  * quality, each next to a baseline measured in the same run; writes bench/README.md.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { cp, readdir, readFile, writeFile, mkdir, mkdtemp } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
+import { randomUUID } from "node:crypto";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import autocannon from "autocannon";
 import pg from "pg";
 import YAML from "yaml";
@@ -22,7 +24,7 @@ import { generateContent } from "./generate.js";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 /** Load runs alternate between Frontdesk and its baseline this many times; medians are reported. */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** Cold starts measured, alternating with the baseline's. */
 const STARTS = 5;
 const lines: string[] = [];
@@ -83,6 +85,13 @@ function uniqueQueries(queries: string[], path: string): string[] {
   return Array.from({ length: 100_000 }, (_, i) => `${path}?q=${queries[i % queries.length]}%20${i}`);
 }
 
+/** Request paths for a load run that rotates through them, one a line. */
+async function pathsFile(work: string, paths: string[]): Promise<string> {
+  const file = join(work, `paths-${randomUUID()}.txt`);
+  await writeFile(file, paths.join("\n"));
+  return file;
+}
+
 /** A port nobody listens on right now. */
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -93,11 +102,29 @@ function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Under load, servers run on the first core and the load generator on the second, so neither
+ * takes turns on the other's core (on this 2-core machine that moved single runs by a third).
+ * Cold starts run unpinned, as a server would start.
+ */
+const PINNED = cpus().length >= 2 && hasTaskset();
+const onCore = (core: number, command: string[]) => (PINNED ? ["taskset", "-c", String(core), ...command] : command);
+
+function hasTaskset(): boolean {
+  try {
+    execFileSync("taskset", ["-p", String(process.pid)], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Starts a server process and resolves once it answers on its port (logs stay quiet: LOG_LEVEL=warn). */
-async function start(command: string[], env: Record<string, string>, input?: string, probePath = "/api/v1/services"): Promise<{ child: ChildProcess; port: number; startedAt: number }> {
+async function start(command: string[], env: Record<string, string>, input?: string, probePath = "/api/v1/services", pinned = true): Promise<{ child: ChildProcess; port: number; startedAt: number }> {
   const port = await freePort();
   const startedAt = performance.now();
-  const child = spawn(process.execPath, command, { cwd: root, env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: "warn" }, stdio: ["pipe", "ignore", "inherit"] });
+  const [file, ...args] = pinned ? onCore(0, [process.execPath, ...command]) : [process.execPath, ...command];
+  const child = spawn(file!, args, { cwd: root, env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: "warn" }, stdio: ["pipe", "ignore", "inherit"] });
   child.stdin!.end(input ?? "");
   let exited = false;
   child.once("exit", () => (exited = true));
@@ -111,20 +138,14 @@ const stop = (child: ChildProcess) =>
     child.kill("SIGTERM");
   });
 
-async function load(url: string, options: { connections?: number; method?: "GET" | "POST"; body?: string; paths?: string[] } = {}) {
-  let turn = 0;
-  const paths = options.paths;
-  const result = await autocannon({
-    url,
-    // Searches rotate through many queries, so no answer is ever served from a warm path alone.
-    ...(paths ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: paths[turn++ % paths.length]! }) }] } : {}),
-    connections: options.connections ?? 32,
-    duration: SECONDS,
-    method: options.method ?? "GET",
-    ...(options.body ? { body: options.body, headers: { "content-type": "application/json" } } : {}),
-  });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { rps: result.requests.average, p99: result.latency.p99 };
+/** One load run (bench/load.mjs, in a process of its own on the second core). */
+async function load(url: string, options: { connections?: number; method?: "GET" | "POST"; body?: string; pathsFile?: string } = {}) {
+  const request = { url, connections: options.connections ?? 32, seconds: SECONDS, method: options.method, body: options.body, pathsFile: options.pathsFile };
+  const [file, ...args] = onCore(1, [process.execPath, join(root, "bench/load.mjs"), JSON.stringify(request)]);
+  const { stdout } = await promisify(execFile)(file!, args, { cwd: root });
+  const result = JSON.parse(stdout) as { rps: number; p99: number; errors: number };
+  if (result.errors > 0) throw new Error(`${url}: ${result.errors} errors or non-2xx answers`);
+  return result;
 }
 
 async function firstOk(url: string, gone: () => boolean = () => false): Promise<void> {
@@ -177,12 +198,12 @@ async function main() {
   const firstSearches: number[] = [];
   const bareStarts: number[] = [];
   for (let i = 0; i < STARTS; i++) {
-    const server = await start(["dist/cli.js", "serve"], serverEnv(join(work, `cold-${i}.json`)));
+    const server = await start(["dist/cli.js", "serve"], serverEnv(join(work, `cold-${i}.json`)), undefined, undefined, false);
     starts.push(performance.now() - server.startedAt);
     await firstOk(`http://127.0.0.1:${server.port}/api/v1/faq/search?q=how%20fast%20can%20you%20start`);
     firstSearches.push(performance.now() - server.startedAt);
     await stop(server.child);
-    const bare = await start(["bench/bare-server.mjs"], {}, JSON.stringify({ "/api/v1/services": "{}" }));
+    const bare = await start(["bench/bare-server.mjs"], {}, JSON.stringify({ "/api/v1/services": "{}" }), undefined, false);
     bareStarts.push(performance.now() - bare.startedAt);
     await stop(bare.child);
   }
@@ -214,21 +235,24 @@ async function main() {
   const bodies: Record<string, string> = {};
   for (const e of endpoints) bodies[e.path] = await (await fetch(`${base}${e.paths?.[0] ?? e.path}`)).text();
   const bare = await start(["bench/bare-server.mjs"], {}, JSON.stringify(bodies));
-  log(`## Reads (32 connections; ${ROUNDS} runs of ${SECONDS} s each, alternating with the baseline, medians; the baseline route returns the same bytes as a constant)`);
+  const where = PINNED ? "servers on one core, the load generator (autocannon, a process of its own) on the other" : "unpinned: no taskset here";
+  log(`## Reads (32 connections; ${ROUNDS} rounds of ${SECONDS} s for each server, alternating with the baseline; ${where})`);
   log();
-  log(`Searches rotate through the ${queries.length} problem statements of the evaluation set; repeated questions are answered from the catalog's answer cache, so the "every query new" rows show the cost of a search itself.`);
+  log(`The baseline route returns the same bytes as a constant. The ratio is the median of the rounds' ratios (each round's run against the baseline run right after it, so both meet the machine in the same state); the req/s columns are medians. Searches rotate through the ${queries.length} problem statements of the evaluation set; repeated questions are answered from the catalog's answer cache, so the "every query new" rows show the cost of a search itself.`);
   log();
-  log(`| endpoint | baseline req/s | Frontdesk req/s | ratio | p99 | target |`);
+  log(`| endpoint | baseline req/s | Frontdesk req/s | ratio (range) | p99 | target |`);
   log(`|---|---|---|---|---|---|`);
   for (const e of endpoints) {
-    const runs: { ours: Awaited<ReturnType<typeof load>>[]; theirs: Awaited<ReturnType<typeof load>>[] } = { ours: [], theirs: [] };
+    const rotation = e.paths ? { pathsFile: await pathsFile(work, e.paths) } : {};
+    const ours: Awaited<ReturnType<typeof load>>[] = [];
+    const theirs: Awaited<ReturnType<typeof load>>[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      runs.ours.push(await load(`${base}${e.path}`, e.paths ? { paths: e.paths } : {}));
-      runs.theirs.push(await load(`http://127.0.0.1:${bare.port}${e.path}`));
+      ours.push(await load(`${base}${e.path}`, rotation));
+      theirs.push(await load(`http://127.0.0.1:${bare.port}${e.path}`));
     }
-    const ours = medianRun(runs.ours);
-    const theirs = medianRun(runs.theirs);
-    log(`| GET ${e.path} ${e.label ?? ""} | ${Math.round(theirs.rps)} | ${Math.round(ours.rps)} | ${ratio(ours.rps, theirs.rps)} | ${ours.p99} ms | ${e.target} |`);
+    const ratios = ours.map((run, round) => run.rps / theirs[round]!.rps);
+    const range = `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
+    log(`| GET ${e.path} ${e.label ?? ""} | ${Math.round(median(theirs.map((r) => r.rps)))} | ${Math.round(median(ours.map((r) => r.rps)))} | ${median(ratios).toFixed(2)}× (${range}) | ${medianRun(ours).p99} ms | ${e.target} |`);
   }
   await stop(bare.child);
   await stop(server.child);

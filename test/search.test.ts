@@ -28,44 +28,62 @@ describe("SearchEngine", () => {
     expect(search.search("kubernetes cluster", 10).hits.map((h) => h.id)).toEqual(["d1", "d2", "d3", "d4"]); // scratch space is reset
   });
 
-  it("ranks exactly as a full sort by score (then position) would, ties included", async () => {
+  it("ranks, scores and explains exactly as scoring every document from scratch would, ties included", async () => {
     // Small random catalogs over few words, so equal scores from different field mixes (3 = 2 + 1,
     // 3 = 1.5 + 1.5) are common; the reference scores every document from scratch in doubles.
     // Half of them get hundreds of documents that match nothing, so that a search reaches few of
     // the documents and takes the sparse way (see SearchEngine.search) as well as the dense one.
+    // Each engine answers two searches, so the second also proves the scratch space was reset.
     const WORDS = ["alpha", "bravo", "delta", "echo", "golf", "hotel"];
     const MIX = [{ name: "title", weight: 3 }, { name: "tags", weight: 2 }, { name: "body", weight: 1.5 }, { name: "note", weight: 1 }];
+    type Doc = Record<"title" | "tags" | "body" | "note", string>;
     const text = fc.array(fc.constantFrom(...WORDS), { maxLength: 2 }).map((w) => w.join(" "));
     const matching = fc.array(fc.record({ title: text, tags: text, body: text, note: text }), { minLength: 1, maxLength: 12 });
-    const filler = { title: "zulu", tags: "", body: "", note: "" };
-    const catalog = fc.tuple(matching, fc.boolean()).map(([docs, padded]) => (padded ? [...docs, ...Array<typeof filler>(300).fill(filler)] : docs));
+    const filler: Doc = { title: "zulu", tags: "", body: "", note: "" };
+    const catalog = fc.tuple(matching, fc.boolean()).map(([docs, padded]) => (padded ? [...docs, ...Array<Doc>(300).fill(filler)] : docs));
     const query = fc.uniqueArray(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 });
+    const limit = fc.integer({ min: 1, max: 14 });
+
+    function reference(docs: Doc[], words: string[], limit: number) {
+      const holds = (i: number, field: string, word: string) => docs[i]![field as keyof Doc].split(" ").includes(word);
+      const frequency = new Map(words.map((w) => [w, docs.filter((_, i) => MIX.some((f) => holds(i, f.name, w))).length]));
+      const df = (word: string) => frequency.get(word)!;
+      const idf = (word: string) => Math.log(1 + (docs.length - df(word) + 0.5) / (df(word) + 0.5));
+      const present = words.filter((w) => df(w) > 0);
+      const rare = present.some((w) => df(w) <= docs.length / 2);
+      const used = present.filter((w) => !rare || df(w) <= docs.length / 2);
+      const total = used.reduce((sum, w) => sum + idf(w) * 3, 0);
+      return docs
+        .map((_, i) => {
+          let score = 0;
+          for (const w of used) score += Math.max(0, ...MIX.filter((f) => holds(i, f.name, w)).map((f) => f.weight)) * idf(w);
+          return { i, score, matched: used.filter((w) => MIX.some((f) => holds(i, f.name, w))) };
+        })
+        .filter((d) => d.score > 0)
+        .sort((x, y) => y.score - x.score || x.i - y.i)
+        .slice(0, limit)
+        .map((d) => ({ id: `d${d.i}`, score: Math.round((d.score / total) * 1000) / 1000, matched: d.matched }));
+    }
+
     await fc.assert(
-      fc.asyncProperty(catalog, query, fc.integer({ min: 1, max: 14 }), async (docs, words, limit) => {
+      fc.asyncProperty(catalog, query, limit, query, limit, async (docs, words, top, otherWords, otherTop) => {
         const search = new SearchEngine(await buildIndex(MIX, docs.map((fields, i) => ({ id: `d${i}`, fields }))));
-        const holds = (i: number, field: string, word: string) => (docs[i] as Record<string, string>)[field]!.split(" ").includes(word);
-        const frequency = new Map(WORDS.map((w) => [w, docs.filter((_, i) => MIX.some((f) => holds(i, f.name, w))).length]));
-        const df = (word: string) => frequency.get(word)!;
-        const present = words.filter((w) => df(w) > 0);
-        const rare = present.some((w) => df(w) <= docs.length / 2);
-        const used = present.filter((w) => !rare || df(w) <= docs.length / 2);
-        const expected = docs
-          .map((_, i) => {
-            let score = 0;
-            for (const w of used) {
-              const best = Math.max(0, ...MIX.filter((f) => holds(i, f.name, w)).map((f) => f.weight));
-              score += best * Math.log(1 + (docs.length - df(w) + 0.5) / (df(w) + 0.5));
-            }
-            return { id: `d${i}`, i, score };
-          })
-          .filter((d) => d.score > 0)
-          .sort((x, y) => y.score - x.score || x.i - y.i)
-          .slice(0, limit)
-          .map((d) => d.id);
-        expect(search.search(words.join(" "), limit).hits.map((h) => h.id)).toEqual(expected);
+        expect(search.search(otherWords.join(" "), otherTop).hits).toEqual(reference(docs, otherWords, otherTop));
+        expect(search.search(words.join(" "), top).hits).toEqual(reference(docs, words, top));
       }),
-      { numRuns: 1500, seed: 20261123 },
+      { numRuns: 1000, seed: 20261123 },
     );
+  });
+
+  it("names every matched word of a query as long as the engine takes (32 words)", async () => {
+    const many = Array.from({ length: 33 }, (_, i) => `w${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}x`);
+    const search = await engine([
+      ["all", many.join(" "), ""],
+      ["none", "unrelated", ""],
+    ]);
+    const [hit] = search.search(many.join(" "), 5).hits;
+    // The 33rd word is past the limit; the 32nd has the mask's last bit.
+    expect(hit!.matched).toEqual(many.slice(0, 32));
   });
 
   it("names the words each hit matched, typos corrected, and every term of the query", async () => {

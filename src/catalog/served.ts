@@ -229,7 +229,8 @@ export class ServedCatalog {
 
   /**
    * An FAQ entry's search result is the same in every answer but for its score: serialized once,
-   * as the JSON before the score and after it.
+   * as the JSON before the score and after it (a second copy of the answers found so far, at most
+   * the size of the FAQ itself).
    */
   private faqResultParts(id: string): readonly [string, string] {
     const known = this.faqParts.get(id);

@@ -148,7 +148,8 @@ export class SearchEngine {
     this.ids = exported.ids;
     this.vocabulary = new Map(Object.entries(exported.vocabulary));
     this.frequency = new Map(Object.entries(exported.documentFrequency));
-    // A score of zero marks a document not reached yet (see search): every weight must count.
+    // Every weight must count: the dense scan (bestOf) takes a score of zero for a document the
+    // search never reached.
     if (exported.fields.some((f) => !(f.weight > 0))) throw new Error("every search field needs a weight above 0");
     this.maxWeight = Math.max(...exported.fields.map((f) => f.weight));
     this.indexes = exported.fields.map((field) => {
@@ -280,6 +281,7 @@ function addPostings({ positions, impacts }: Postings, bit: number, scores: Floa
  * below the last one's score: one comparison each.
  */
 function bestOf(scores: Float64Array, candidates: Int32Array | null, count: number, limit: number): Int32Array {
+  limit = Math.max(0, Math.min(limit, count));
   const top = new Int32Array(limit);
   let kept = 0;
   let floor = 0;

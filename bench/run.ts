@@ -12,19 +12,21 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import autocannon from "autocannon";
 import pg from "pg";
 import YAML from "yaml";
 import { buildCatalog, checkContent } from "../build/pipeline.js";
 import { readCatalog } from "../src/catalog/load.js";
 import { ServedCatalog } from "../src/catalog/served.js";
 import { migrate } from "../src/store/postgres-store.js";
+import { EVERY_ANSWER } from "../src/api/headers.js";
 import { generateContent } from "./generate.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 /** Load runs alternate between Frontdesk and its baseline this many times; medians are reported. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+/** Each load run's server is warmed up this long first (JIT, caches). */
+const WARM_UP_SECONDS = 1;
 /** Cold starts measured, alternating with the baseline's. */
 const STARTS = 5;
 const lines: string[] = [];
@@ -103,28 +105,44 @@ function freePort(): Promise<number> {
 }
 
 /**
- * Under load, servers run on the first core and the load generator on the second, so neither
- * takes turns on the other's core (on this 2-core machine that moved single runs by a third).
- * Cold starts run unpinned, as a server would start.
+ * Under load, servers run on one core and the load generator on another, so neither takes turns
+ * on the other's core (on this 2-core machine that moved single runs by a third). Cold starts
+ * run unpinned, as a server would start.
  */
-const PINNED = cpus().length >= 2 && hasTaskset();
-const onCore = (core: number, command: string[]) => (PINNED ? ["taskset", "-c", String(core), ...command] : command);
+const CORES = allowedCores();
+const PINNED = CORES.length >= 2;
+const onCore = (core: 0 | 1, command: string[]) => (PINNED ? ["taskset", "-c", String(CORES[core]), ...command] : command);
 
-function hasTaskset(): boolean {
+/** The CPUs this process may run on (taskset's affinity list), or none where taskset is missing. */
+function allowedCores(): number[] {
   try {
-    execFileSync("taskset", ["-p", String(process.pid)], { stdio: "ignore" });
-    return true;
+    const list = execFileSync("taskset", ["-pc", String(process.pid)], { encoding: "utf8" }).split(":").pop()!.trim();
+    return list.split(",").flatMap((part) => {
+      const [from, to = from] = part.split("-").map(Number);
+      return Array.from({ length: to! - from! + 1 }, (_, i) => from! + i);
+    });
   } catch {
-    return false;
+    return [];
   }
 }
 
+/** Every server started, stopped however the benchmark ends. */
+const running = new Set<ChildProcess>();
+process.on("exit", () => {
+  for (const child of running) child.kill();
+});
+
 /** Starts a server process and resolves once it answers on its port (logs stay quiet: LOG_LEVEL=warn). */
-async function start(command: string[], env: Record<string, string>, input?: string, probePath = "/api/v1/services", pinned = true): Promise<{ child: ChildProcess; port: number; startedAt: number }> {
+async function start(
+  command: string[],
+  { env = {}, input, probePath = "/api/v1/services", pinned = true }: { env?: Record<string, string>; input?: string; probePath?: string; pinned?: boolean } = {},
+): Promise<{ child: ChildProcess; port: number; startedAt: number }> {
   const port = await freePort();
   const startedAt = performance.now();
   const [file, ...args] = pinned ? onCore(0, [process.execPath, ...command]) : [process.execPath, ...command];
   const child = spawn(file!, args, { cwd: root, env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: "warn" }, stdio: ["pipe", "ignore", "inherit"] });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
   child.stdin!.end(input ?? "");
   let exited = false;
   child.once("exit", () => (exited = true));
@@ -139,10 +157,11 @@ const stop = (child: ChildProcess) =>
   });
 
 /** One load run (bench/load.mjs, in a process of its own on the second core). */
-async function load(url: string, options: { connections?: number; method?: "GET" | "POST"; body?: string; pathsFile?: string } = {}) {
-  const request = { url, connections: options.connections ?? 32, seconds: SECONDS, method: options.method, body: options.body, pathsFile: options.pathsFile };
+async function load(url: string, options: { connections?: number; method?: "GET" | "POST"; body?: string; pathsFile?: string; offset?: number; seconds?: number } = {}) {
+  const seconds = options.seconds ?? SECONDS;
+  const request = { url, connections: options.connections ?? 32, seconds, method: options.method, body: options.body, pathsFile: options.pathsFile, offset: options.offset };
   const [file, ...args] = onCore(1, [process.execPath, join(root, "bench/load.mjs"), JSON.stringify(request)]);
-  const { stdout } = await promisify(execFile)(file!, args, { cwd: root });
+  const { stdout } = await promisify(execFile)(file!, args, { cwd: root, timeout: (seconds + 60) * 1000 });
   const result = JSON.parse(stdout) as { rps: number; p99: number; errors: number };
   if (result.errors > 0) throw new Error(`${url}: ${result.errors} errors or non-2xx answers`);
   return result;
@@ -198,12 +217,12 @@ async function main() {
   const firstSearches: number[] = [];
   const bareStarts: number[] = [];
   for (let i = 0; i < STARTS; i++) {
-    const server = await start(["dist/cli.js", "serve"], serverEnv(join(work, `cold-${i}.json`)), undefined, undefined, false);
+    const server = await start(["dist/cli.js", "serve"], { env: serverEnv(join(work, `cold-${i}.json`)), pinned: false });
     starts.push(performance.now() - server.startedAt);
     await firstOk(`http://127.0.0.1:${server.port}/api/v1/faq/search?q=how%20fast%20can%20you%20start`);
     firstSearches.push(performance.now() - server.startedAt);
     await stop(server.child);
-    const bare = await start(["bench/bare-server.mjs"], {}, JSON.stringify({ "/api/v1/services": "{}" }), undefined, false);
+    const bare = await start(["bench/bare-server.mjs"], { input: JSON.stringify({ routes: { "/api/v1/services": "{}" } }), pinned: false });
     bareStarts.push(performance.now() - bare.startedAt);
     await stop(bare.child);
   }
@@ -219,11 +238,9 @@ async function main() {
   log();
 
   // ---- reads ---------------------------------------------------------------------------
-  const server = await start(["dist/cli.js", "serve"], serverEnv(join(work, "reads.json")));
-  const base = `http://127.0.0.1:${server.port}`;
   const cases = YAML.parse(await readFile(join(root, "test/fixtures/recommend-eval.yaml"), "utf8")) as { q: string; accept: string[] }[];
   const queries = cases.map((c) => encodeURIComponent(c.q.slice(0, 200)));
-  const endpoints = [
+  const endpoints: { path: string; target: string; label?: string; paths?: string[]; required?: boolean }[] = [
     { path: "/api/v1/services", target: "≥ 0.8×" },
     { path: "/api/v1/services/service-500", target: "≥ 0.8×" },
     // The same answer against a baseline that also does what every answer must (see bare-server.mjs).
@@ -234,32 +251,43 @@ async function main() {
     { path: "/api/v1/faq/search", label: "(every query new)", target: "", paths: uniqueQueries(queries, "/api/v1/faq/search") },
     { path: "/api/v1/recommend", label: "(every query new)", target: "", paths: uniqueQueries(queries, "/api/v1/recommend") },
   ];
-  const bodies: Record<string, string> = {};
-  for (const e of endpoints) bodies[e.path] = await (await fetch(`${base}${e.paths?.[0] ?? e.path}`)).text();
-  const bare = await start(["bench/bare-server.mjs"], {}, JSON.stringify(bodies));
-  const required = await start(["bench/bare-server.mjs"], { REQUIRED: "1" }, JSON.stringify(bodies));
-  const where = PINNED ? "servers on one core, the load generator (autocannon, a process of its own) on the other" : "unpinned: no taskset here";
-  log(`## Reads (32 connections; ${ROUNDS} rounds of ${SECONDS} s for each server, alternating with the baseline; ${where})`);
+  const frontdesk = () => start(["dist/cli.js", "serve"], { env: serverEnv(join(work, "reads.json")) });
+  const first = await frontdesk();
+  const routes: Record<string, string> = {};
+  for (const e of endpoints) routes[e.path] = await (await fetch(`http://127.0.0.1:${first.port}${e.paths?.[0] ?? e.path}`)).text();
+  await stop(first.child);
+  const where = PINNED ? "servers on one core, the load generator (autocannon, a process of its own) on another" : "unpinned: no taskset here";
+  log(`## Reads (32 connections; ${ROUNDS} rounds of ${SECONDS} s for each server; ${where})`);
   log();
-  log(`The baseline route returns the same bytes as a constant. The ratio is the median of the rounds' ratios (each round's run against the baseline run right after it, so both meet the machine in the same state); the req/s columns are medians. Searches rotate through the ${queries.length} problem statements of the evaluation set; repeated questions are answered from the catalog's answer cache, so the "every query new" rows show the cost of a search itself. The row "with the required headers" measures against a bare route that also sets what every catalog answer must carry (security and CORS headers, a request id, ETag, Cache-Control and a fresh timestamp): the rest of the gap is Frontdesk's own.`);
+  log(`The baseline route returns the same bytes as a constant. Each round starts a new Frontdesk and a new baseline process (the same server measures up to a fifth faster or slower from one process to the next), warms both up for ${WARM_UP_SECONDS} s, and measures them one after the other, in turns which goes first. The ratio is the median of the rounds' ratios, with their range; the req/s columns are medians. Searches rotate through the ${queries.length} problem statements of the evaluation set; repeated questions are answered from the catalog's answer cache, so the "every query new" rows show the cost of a search itself. The row "with the required headers" measures against a bare route that also sets what every catalog answer must carry (security and CORS headers, a request id, ETag, Cache-Control and a fresh timestamp): the rest of the gap is Frontdesk's own.`);
   log();
   log(`| endpoint | baseline req/s | Frontdesk req/s | ratio (range) | p99 | target |`);
   log(`|---|---|---|---|---|---|`);
   for (const e of endpoints) {
     const rotation = e.paths ? { pathsFile: await pathsFile(work, e.paths) } : {};
+    // The warm-up asks from the middle of the rotation: a question it asks is never new again.
+    const warmUp = { ...rotation, offset: Math.floor((e.paths?.length ?? 0) / 2), seconds: WARM_UP_SECONDS };
     const ours: Awaited<ReturnType<typeof load>>[] = [];
     const theirs: Awaited<ReturnType<typeof load>>[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      ours.push(await load(`${base}${e.path}`, rotation));
-      theirs.push(await load(`http://127.0.0.1:${(e.required ? required : bare).port}${e.path}`));
+      const server = await frontdesk();
+      const bare = await start(["bench/bare-server.mjs"], { input: JSON.stringify({ routes, ...(e.required ? { headers: EVERY_ANSWER } : {}) }) });
+      const url = { ours: `http://127.0.0.1:${server.port}${e.path}`, theirs: `http://127.0.0.1:${bare.port}${e.path}` };
+      await load(url.ours, warmUp);
+      await load(url.theirs, { seconds: WARM_UP_SECONDS });
+      if (round % 2 === 0) {
+        ours.push(await load(url.ours, rotation));
+        theirs.push(await load(url.theirs));
+      } else {
+        theirs.push(await load(url.theirs));
+        ours.push(await load(url.ours, rotation));
+      }
+      await Promise.all([stop(server.child), stop(bare.child)]);
     }
     const ratios = ours.map((run, round) => run.rps / theirs[round]!.rps);
     const range = `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
     log(`| GET ${e.path} ${e.label ?? ""} | ${Math.round(median(theirs.map((r) => r.rps)))} | ${Math.round(median(ours.map((r) => r.rps)))} | ${median(ratios).toFixed(2)}× (${range}) | ${medianRun(ours).p99} ms | ${e.target} |`);
   }
-  await stop(bare.child);
-  await stop(required.child);
-  await stop(server.child);
   log();
 
   // ---- writes --------------------------------------------------------------------------
@@ -281,7 +309,7 @@ async function main() {
         await database!.reset(stored);
         env = { ...env, DATABASE_URL: database!.url };
       }
-      const writer = await start(["dist/cli.js", "serve"], env, undefined, "/api/v1/contact");
+      const writer = await start(["dist/cli.js", "serve"], { env, probePath: "/api/v1/contact" });
       const result = await load(`http://127.0.0.1:${writer.port}/api/v1/leads/intent`, { connections: 64, method: "POST", body: leadBody });
       await stop(writer.child);
       log(`| ${store} | ${stored.toLocaleString("en")} | ${Math.round(result.rps)} | ${result.p99} ms | ${stored ? "≥ 1,000/s" : ""} |`);

@@ -4,7 +4,7 @@ import { operationsById } from "../src/api/operations.js";
 import { testApp, type TestApp } from "./helpers/app.js";
 
 /**
- * The docs page in a real browser: Debian's chromium (installed by .ci/run), never a downloaded
+ * The docs page in a real browser: Debian's chromium (installed by npm test's pretest), never a downloaded
  * one. Checks that the reference renders the operation table and fetches nothing from elsewhere.
  */
 const PAGE_TIMEOUT = 30_000;

@@ -7,8 +7,7 @@ set -euo pipefail
 [ -x /usr/bin/chromium ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   echo "Installing Debian's chromium for the /docs browser test (apt-get install chromium)..."
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-  exit 0
+  # A failed install must not keep the other tests from running.
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || true
 fi
-echo "The /docs test needs Debian's chromium at /usr/bin/chromium: run 'sudo apt-get install chromium'." >&2
+[ -x /usr/bin/chromium ] || echo "The /docs test needs Debian's chromium at /usr/bin/chromium: run 'sudo apt-get install chromium'." >&2

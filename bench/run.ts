@@ -23,7 +23,7 @@ import { generateContent } from "./generate.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
-/** Load runs alternate between Frontdesk and its baseline this many times; medians are reported. */
+/** Rounds of each read measurement, each with a new Frontdesk and baseline process (see the reads section). */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** Each load run's server is warmed up this long first (JIT, caches). */
 const WARM_UP_SECONDS = 1;

@@ -2,6 +2,7 @@ import { createApp } from "./app.js";
 import { LiveCatalog } from "./catalog/live.js";
 import type { Config } from "./config.js";
 import { openStore } from "./store/open.js";
+import { keepTickObjectShape } from "./tick-shape.js";
 
 /** Something that runs beside the server (the dev watcher) and stops with it. */
 export type Companion = (running: { catalog: LiveCatalog; log: (message: string) => void }) => () => void;
@@ -11,6 +12,7 @@ export type Companion = (running: { catalog: LiveCatalog; log: (message: string)
  * `frontdesk dev` passes a companion that rebuilds the catalog when content changes.
  */
 export async function serve(config: Config, companion?: Companion): Promise<void> {
+  keepTickObjectShape(); // first, before loading the catalog starts the first full collection
   // Side by side: neither waits for the other at start. If one fails the process exits with its
   // error; a lowdb lock left behind names a dead process and is taken over on the next start.
   const [catalog, store] = await Promise.all([LiveCatalog.open(config.catalogDir, config.publicBaseUrl), openStore(config)]);

@@ -1,0 +1,34 @@
+import { createHook } from "node:async_hooks";
+
+/**
+ * Keeps one of Node's tick objects (what `process.nextTick` queues: about ten per request) alive
+ * for the life of the server process.
+ *
+ * Why: Node builds each tick object with an object literal of computed keys. When a full garbage
+ * collection finds no tick object alive (the idle moment after start, typically), V8 drops their
+ * hidden classes; the next ticks get new ones, that literal's feedback turns megamorphic for
+ * good, and every later tick object is defined through V8's runtime. Measured on Node 20: most
+ * server processes met that, nextTick then cost twice as much, and small catalog answers lost a
+ * tenth of their throughput (bench/README.md). A live tick object keeps the hidden classes, so
+ * the literal stays monomorphic (test/tick-shape.test.ts shows both).
+ *
+ * Only Node makes tick objects, so one is caught with an async hook that is enabled for a single
+ * nextTick. Call it once, early, before the first full collection.
+ */
+let kept: object | undefined;
+
+export function keepTickObjectShape(): object {
+  if (kept) return kept;
+  const hook = createHook({
+    init(_asyncId, type, _triggerAsyncId, resource) {
+      if (type === "TickObject") kept ??= resource;
+    },
+  }).enable();
+  try {
+    process.nextTick(() => {});
+  } finally {
+    hook.disable();
+  }
+  if (!kept) throw new Error("process.nextTick made no TickObject: Node's internals changed; drop keepTickObjectShape");
+  return kept;
+}

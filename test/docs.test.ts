@@ -5,7 +5,8 @@ import { testApp, type TestApp } from "./helpers/app.js";
 
 /**
  * The docs page in a real browser: Debian's chromium (installed by npm test's pretest), never a downloaded
- * one. Checks that the reference renders the operation table and fetches nothing from elsewhere.
+ * one; CHROMIUM_PATH names another installed Chromium or Chrome (GitHub's runners have Chrome).
+ * Checks that the reference renders the operation table and fetches nothing from elsewhere.
  */
 const PAGE_TIMEOUT = 30_000;
 const SHOWN = ["listServices", "recommend", "reviewTicket"].map((id) => operationsById.get(id)!.summary);
@@ -18,7 +19,7 @@ beforeAll(async () => {
   t = await testApp();
   origin = await t.app.listen({ port: 0, host: "127.0.0.1" });
   browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
+    executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
 });

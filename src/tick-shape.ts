@@ -7,18 +7,19 @@ import { createHook } from "node:async_hooks";
  * Why: Node builds each tick object with an object literal of computed keys. When a full garbage
  * collection finds no tick object alive (the idle moment after start, typically), V8 drops their
  * hidden classes; the next ticks get new ones, that literal's feedback turns megamorphic for
- * good, and every later tick object is defined through V8's runtime. Measured on Node 20: most
- * server processes met that, nextTick then cost twice as much, and small catalog answers lost a
- * tenth of their throughput (bench/README.md). A live tick object keeps the hidden classes, so
- * the literal stays monomorphic (test/tick-shape.test.ts shows both).
+ * good, and every later tick object is defined through V8's runtime. Measured by hand on Node 20
+ * (fresh servers, after an idle spell): most processes met that, nextTick then cost twice as
+ * much, and small catalog answers lost a tenth of their throughput; `npm run bench` measures the
+ * server with this in place. A live tick object keeps the hidden classes, so the literal stays
+ * monomorphic (test/tick-shape.test.ts shows both).
  *
  * Only Node makes tick objects, so one is caught with an async hook that is enabled for a single
  * nextTick. Call it once, early, before the first full collection.
  */
 let kept: object | undefined;
 
-export function keepTickObjectShape(): object {
-  if (kept) return kept;
+export function keepTickObjectShape(): void {
+  if (kept) return;
   const hook = createHook({
     init(_asyncId, type, _triggerAsyncId, resource) {
       if (type === "TickObject") kept ??= resource;
@@ -30,5 +31,4 @@ export function keepTickObjectShape(): object {
     hook.disable();
   }
   if (!kept) throw new Error("process.nextTick made no TickObject: Node's internals changed; drop keepTickObjectShape");
-  return kept;
 }

@@ -156,13 +156,17 @@ const stop = (child: ChildProcess) =>
     child.kill("SIGTERM");
   });
 
+/** Runs node with these arguments on one core, to its end; resolves with what it printed. */
+async function nodeOnCore(core: 0 | 1, args: string[], timeout = 0): Promise<string> {
+  const [file, ...rest] = onCore(core, [process.execPath, ...args]);
+  return (await promisify(execFile)(file!, rest, { cwd: root, timeout })).stdout;
+}
+
 /** One load run (bench/load.mjs, in a process of its own on the second core). */
 async function load(url: string, options: { connections?: number; method?: "GET" | "POST"; body?: string; pathsFile?: string; offset?: number; seconds?: number } = {}) {
   const seconds = options.seconds ?? SECONDS;
   const request = { url, connections: options.connections ?? 32, seconds, method: options.method, body: options.body, pathsFile: options.pathsFile, offset: options.offset };
-  const [file, ...args] = onCore(1, [process.execPath, join(root, "bench/load.mjs"), JSON.stringify(request)]);
-  const { stdout } = await promisify(execFile)(file!, args, { cwd: root, timeout: (seconds + 60) * 1000 });
-  const result = JSON.parse(stdout) as { rps: number; p99: number; errors: number };
+  const result = JSON.parse(await nodeOnCore(1, [join(root, "bench/load.mjs"), JSON.stringify(request)], (seconds + 60) * 1000)) as { rps: number; p99: number; errors: number };
   if (result.errors > 0) throw new Error(`${url}: ${result.errors} errors or non-2xx answers`);
   return result;
 }
@@ -263,6 +267,8 @@ async function main() {
   log();
   log(`| endpoint | baseline req/s | Frontdesk req/s | ratio (range) | p99 | target |`);
   log(`|---|---|---|---|---|---|`);
+  /** The baseline's median req/s in the search rows (the bare route answering a search's bytes). */
+  const searchBaselines: number[] = [];
   for (const e of endpoints) {
     const rotation = e.paths ? { pathsFile: await pathsFile(work, e.paths) } : {};
     // The warm-up asks from the middle of the rotation: a question it asks is never new again.
@@ -286,8 +292,41 @@ async function main() {
     }
     const ratios = ours.map((run, round) => run.rps / theirs[round]!.rps);
     const range = `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
+    if (e.paths) searchBaselines.push(median(theirs.map((r) => r.rps)));
     log(`| GET ${e.path} ${e.label ?? ""} | ${Math.round(median(theirs.map((r) => r.rps)))} | ${Math.round(median(ours.map((r) => r.rps)))} | ${median(ratios).toFixed(2)}× (${range}) | ${medianRun(ours).p99} ms | ${e.target} |`);
   }
+  log();
+
+  // ---- search alone ----------------------------------------------------------------------
+  const alone = JSON.parse(await nodeOnCore(0, ["--import", "tsx", "bench/search-alone.ts", catalog])) as Record<"faq" | "recommend", number>;
+  log(`## A search alone (in process, on the first core, every question new)`);
+  log();
+  log(`What a search itself costs, without HTTP: the evaluation questions with a number word, asked of the generated catalog, results made into their JSON. The baseline is the time the bare route takes to answer one request under load: 1 / its median req/s in the four search rows above. A server at 0.5× of the bare route's throughput takes twice its time per request, so everything it does beyond the bare route, the search and its own HTTP work together, must fit in the baseline's time: above 1.00×, the search alone does not.`);
+  log();
+  log(`| search | µs per question | baseline: bare route's µs per request | vs. baseline |`);
+  log(`|---|---|---|---|`);
+  const bare = 1e6 / median(searchBaselines);
+  for (const [name, path] of [["faq", "/api/v1/faq/search"], ["recommend", "/api/v1/recommend"]] as const) {
+    log(`| ${path} | ${alone[name].toFixed(1)} | ${bare.toFixed(1)} | ${ratio(alone[name], bare)} |`);
+  }
+  log();
+
+  // ---- tick objects ----------------------------------------------------------------------
+  const ticks: Record<"bare" | "kept", number[]> = { bare: [], kept: [] };
+  for (let i = 0; i < 3; i++) {
+    for (const kind of ["bare", "kept"] as const) {
+      ticks[kind].push(Number(await nodeOnCore(0, ["--expose-gc", "--import", "tsx", "test/helpers/tick-probe.ts", "time", ...(kind === "kept" ? ["keep"] : [])])));
+    }
+  }
+  const [bareTick, keptTick] = [median(ticks.bare), median(ticks.kept)];
+  log(`## process.nextTick after a full collection (test/helpers/tick-probe.ts, median of 3 processes)`);
+  log();
+  log(`A request queues about ten ticks. In a process where a full collection found no tick object alive (the idle moment after start), Node's tick objects lose their hidden class and every later one is made through V8's runtime; serve keeps one alive (src/tick-shape.ts).`);
+  log();
+  log(`| process | ns per tick | vs. baseline |`);
+  log(`|---|---|---|`);
+  log(`| baseline: Node as it is | ${bareTick} | 1.00× |`);
+  log(`| with keepTickObjectShape, as serve runs | ${keptTick} | ${ratio(keptTick, bareTick)} |`);
   log();
 
   // ---- writes --------------------------------------------------------------------------

@@ -18,7 +18,7 @@ async function literalFeedback(keep: boolean): Promise<string[]> {
   // V8 prints to a buffered stdout that a pipe may lose at exit; a file keeps it all.
   const file = join(work, keep ? "kept.txt" : "without.txt");
   const out = await open(file, "w");
-  const args = ["--allow-natives-syntax", "--expose-gc", "--import", "tsx", "test/helpers/tick-probe.ts", ...(keep ? ["keep"] : [])];
+  const args = ["--allow-natives-syntax", "--expose-gc", "--import", "tsx", "test/helpers/tick-probe.ts", "feedback", ...(keep ? ["keep"] : [])];
   const child = spawn(process.execPath, args, { stdio: ["ignore", out.fd, "inherit"] });
   const [code] = await once(child, "exit");
   await out.close();

@@ -136,13 +136,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Catalog answers are computed synchronously: only writes wait, so reads skip the promise
   // round-trips. (Nothing is returned once an answer is sent: fastify would await the reply.)
+  // A catalog answer is validated (its handler runs) before If-None-Match is looked at: every
+  // catalog URL shares the catalog's ETag, and a request that is wrong must get its error, not 304.
   function answer(op: Operation, handler: Handler, request: FastifyRequest, reply: FastifyReply): Promise<void> | void {
     const catalog = options.catalog.current;
-    if (op.catalog) {
-      if (notModified(request, reply, catalog)) return void reply.code(304).send();
-    } else {
-      reply.header("cache-control", "no-store");
-    }
+    if (!op.catalog) reply.header("cache-control", "no-store");
     const now = clock();
     const result = handler({
       catalog,
@@ -153,11 +151,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       params: (request.params ?? {}) as Record<string, string>,
       body: (request.body ?? {}) as Record<string, unknown>,
     });
-    if (result instanceof Promise) return result.then((settled) => send(op, settled, now, reply));
-    send(op, result, now, reply);
+    if (result instanceof Promise) return result.then((settled) => send(op, settled, now, catalog, request, reply));
+    send(op, result, now, catalog, request, reply);
   }
 
-  function send(op: Operation, result: Answer, now: Date, reply: FastifyReply): void {
+  function send(op: Operation, result: Answer, now: Date, catalog: ServedCatalog, request: FastifyRequest, reply: FastifyReply): void {
+    if (op.catalog && notModified(request, reply, catalog)) return void reply.code(304).send();
     reply.type("application/json; charset=utf-8");
     if ("data" in result) reply.send(successBody(JSON.stringify(result.data), now, op.type));
     else if (op.raw) reply.send(result.json.bytes ?? result.json.text);

@@ -184,6 +184,21 @@ describe("read side", () => {
     expect(again.body).toBe("");
   });
 
+  it("answers a wrong request with its error even when If-None-Match holds the catalog's ETag", async () => {
+    const { etag } = (await get("/api/v1/services")).headers as { etag: string };
+    for (const [url, status] of [["/api/v1/services/nope", 404], ["/api/v1/recommend?q=%20", 400], ["/api/v1/recommend", 400], ["/api/v1/faq/search?q=x&limit=0", 400]] as const) {
+      for (const tag of [etag, "*"]) {
+        const res = await get(url, { "if-none-match": tag });
+        expect(res.status, `${url} with If-None-Match: ${tag}`).toBe(status);
+        expect(res.body.success).toBe(false);
+        expect(res.headers.etag).toBeUndefined();
+        expect(res.headers["cache-control"]).toBe("no-store");
+      }
+    }
+    const search = await get("/api/v1/faq/search?q=nda", { "if-none-match": etag });
+    expect(search.status).toBe(304);
+  });
+
   it("lets browsers call the API without credentials (CORS preflight)", async () => {
     const res = await t.app.inject({
       method: "OPTIONS",

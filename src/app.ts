@@ -1,7 +1,9 @@
+import { STATUS_CODES } from "node:http";
+import type { Duplex } from "node:stream";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { ApiError, errorBody, successBody, type Serialized } from "./api/envelope.js";
-import { registerResponseHeaders } from "./api/headers.js";
-import { LIMITS, operations, type Operation } from "./api/operations.js";
+import { registerResponseHeaders, setEveryAnswerHeaders } from "./api/headers.js";
+import { API_PREFIX, LIMITS, operations, type Operation } from "./api/operations.js";
 import { loggerOptions, registerObservability, requestIdOptions } from "./api/observability.js";
 import { registerRateLimits } from "./api/rate-limit.js";
 import { lazyValidators } from "./api/validators.js";
@@ -66,8 +68,16 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     ...requestIdOptions,
     bodyLimit: LIMITS.bodyBytes,
     trustProxy: true,
-    // Routes are matched case-sensitively; a trailing slash is forgiven.
-    routerOptions: { ignoreTrailingSlash: true },
+    // Routes are matched case-sensitively; a trailing slash is forgiven. A path parameter may be
+    // as long as the documented maximum; a longer one is answered by frameworkErrors.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: LIMITS.shortText },
+    // What fastify rejects before routing (a broken percent-escape, an over-long path segment)
+    // and what Node's parser rejects (headers too large) is answered in the envelope too.
+    frameworkErrors: (error, request, reply) => {
+      setEveryAnswerHeaders(request, reply);
+      sendError(reply, toApiError(error, request));
+    },
+    clientErrorHandler: (error, socket) => writeClientError(error, socket, clock()),
   });
 
   registerResponseHeaders(app);
@@ -196,12 +206,36 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
       return new ApiError(400, "validation_error", `The body is not valid JSON (${error.message}): send a JSON object.`, [{ path: "body", message: "not valid JSON" }]);
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
       return new ApiError(400, "validation_error", "The body is empty: send a JSON object with the required fields.", [{ path: "body", message: "empty" }]);
+    case "FST_ERR_BAD_URL":
+      return new ApiError(400, "validation_error", "The path is not a valid URL: a % must start a percent-encoded UTF-8 byte (such as %20 for a space).", [{ path: "path", message: "malformed percent-encoding" }]);
+    case "FST_ERR_MAX_PARAM_LENGTH":
+      return new ApiError(404, "not_found", `No resource has an id longer than ${LIMITS.shortText} characters: GET ${API_PREFIX} lists every endpoint, and each list endpoint the ids it knows.`, [{ path: "path.id", message: `at most ${LIMITS.shortText} characters` }]);
   }
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     return new ApiError(error.statusCode, "bad_request", error.message);
   }
   request.log.error({ err: error }, "request failed");
   return new ApiError(500, "internal_error", "Something went wrong on our side: retry in a moment; if it persists, write to the contact address from GET /api/v1/contact.");
+}
+
+/**
+ * Answers what Node's HTTP parser refused (headers too large, not HTTP at all) and closes the
+ * connection, as fastify does, but in the envelope. Written to the socket: there is no request.
+ */
+function writeClientError(error: NodeJS.ErrnoException, socket: Duplex, now: Date): void {
+  // A reset connection has nobody left to answer.
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  const [status, payload] =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? [431, { code: "headers_too_large", message: "The request headers are too large (16 KiB in all): send shorter headers." }]
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, { code: "timeout", message: "The request took too long to arrive: send it again." }]
+        : [400, { code: "bad_request", message: "The request is not valid HTTP/1.1: send a request line, headers and a body as HTTP/1.1 defines them." }];
+  const body = errorBody(payload, now);
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
 }
 
 /** Sets the caching headers of a catalog answer; true when the client's copy is current (304). */

@@ -1,5 +1,6 @@
 import { Ajv } from "ajv";
 import addFormatsModule from "ajv-formats";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { operations, operationsById } from "../src/api/operations.js";
 import { BASE_URL, testApp, type TestApp } from "./helpers/app.js";
@@ -14,6 +15,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
+
+let address: Promise<string> | undefined;
+/** The app's address on a real socket, listening from the first call on. */
+const listening = () => (address ??= t.app.listen({ port: 0, host: "127.0.0.1" }));
 
 async function get(url: string, headers: Record<string, string> = {}) {
   const res = await t.app.inject({ method: "GET", url, headers });
@@ -237,9 +242,42 @@ describe("read side", () => {
     expect(res.body.error.message).toContain("GET /api/v1");
   });
 
+  it("answers what fastify rejects before routing in the error envelope, with every answer's headers", async () => {
+    const badEscape = await get("/api/v1/services/%E0%A4%A");
+    expect(badEscape.status).toBe(400);
+    expect(badEscape.body).toMatchObject({ success: false, apiVersion: "1.0.0", error: { code: "validation_error", details: [{ path: "path" }] } });
+    expect(badEscape.body.error.message).toContain("%20");
+    expect(badEscape.headers["x-request-id"]).toBeTruthy();
+    expect(badEscape.headers["access-control-allow-origin"]).toBe("*");
+    // Up to the documented maximum an id reaches the route; beyond it, no id can match.
+    const documented = await get(`/api/v1/services/${"a".repeat(200)}`);
+    expect(documented.status).toBe(404);
+    expect(documented.body.error.message).toContain("GET /api/v1/services lists every service");
+    const tooLong = await get(`/api/v1/services/${"a".repeat(201)}`);
+    expect(tooLong.status).toBe(404);
+    expect(tooLong.body).toMatchObject({ success: false, error: { code: "not_found", details: [{ path: "path.id", message: "at most 200 characters" }] } });
+  });
+
+  it("answers what Node's HTTP parser refuses in the error envelope, then closes the connection", async () => {
+    const origin = new URL(await listening());
+    const exchange = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        let answer = "";
+        const socket = connect(Number(origin.port), origin.hostname, () => socket.write(request));
+        socket.on("data", (chunk) => (answer += chunk)).on("close", () => resolve(answer)).on("error", reject);
+      });
+    const oversized = await exchange(`GET /api/v1/services HTTP/1.1\r\nHost: x\r\nX-Service-Client-Id: ${"x".repeat(20_000)}\r\n\r\n`);
+    expect(oversized).toMatch(/^HTTP\/1\.1 431 /);
+    const [head, body] = oversized.split("\r\n\r\n");
+    expect(head).toContain("content-type: application/json");
+    expect(JSON.parse(body!)).toMatchObject({ success: false, apiVersion: "1.0.0", error: { code: "headers_too_large" } });
+    const garbage = await exchange("HELLO\r\n\r\n");
+    expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(garbage.split("\r\n\r\n")[1]!).error.code).toBe("bad_request");
+  });
+
   it("answers over a real socket", async () => {
-    const address = await t.app.listen({ port: 0, host: "127.0.0.1" });
-    const res = await fetch(`${address}/api/v1/services/audits`);
+    const res = await fetch(`${await listening()}/api/v1/services/audits`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("application/json");
     expect(((await res.json()) as { data: { id: string } }).data.id).toBe("audits");

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
 /**
  * The headers every answer carries, set in one hook as a request arrives, so hijacked answers
@@ -21,10 +21,15 @@ const PREFLIGHT: Record<string, string> = {
   "access-control-max-age": "86400",
 };
 
+/** Sets what every answer carries: the headers above and the request id. */
+export function setEveryAnswerHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  reply.headers(EVERY_ANSWER).header("x-request-id", request.id);
+}
+
 export function registerResponseHeaders(app: FastifyInstance): void {
   // A callback hook, not an async one: it runs on every request.
   app.addHook("onRequest", (request, reply, done) => {
-    reply.headers(EVERY_ANSWER).header("x-request-id", request.id);
+    setEveryAnswerHeaders(request, reply);
     done();
   });
   app.options("*", (_request, reply) => reply.code(204).headers(PREFLIGHT).send());

@@ -1,4 +1,4 @@
-import { arr, bool, email, int, num, obj, requiredText, str, text, texts, type JsonSchema } from "./schema.js";
+import { always, arr, bool, email, int, num, obj, requiredText, str, text, texts, type JsonSchema } from "./schema.js";
 
 /**
  * The one table of every endpoint. Routes, input validation, openapi.json, the API index, the
@@ -52,21 +52,20 @@ export const LIMITS = {
 
 // ---- shared data shapes ---------------------------------------------------------------------
 
-const pricing = obj({ model: text, from: num, currency: text, unit: text });
-const serviceSummary = obj({
-  id: text, title: text, summary: text, category: text, tags: texts, pricing, duration: text, url: text,
-});
-const serviceDetail = obj({
-  ...(serviceSummary.properties as Record<string, JsonSchema>),
+const pricing = always({ model: text, from: num, currency: text, unit: text }, ["unit"]);
+const serviceFields = { id: text, title: text, summary: text, category: text, tags: texts, pricing, duration: text, url: text };
+const serviceSummary = always(serviceFields, ["duration"]);
+const serviceDetail = always({
+  ...serviceFields,
   problems: texts, deliverables: texts, techniques: texts, products: texts, description: str(100_000, "Markdown."),
-});
-const technique = obj({ id: text, title: text, summary: text, category: text, tags: texts, since: int, description: text });
-const product = obj({
+}, ["duration"]);
+const technique = always({ id: text, title: text, summary: text, category: text, tags: texts, since: int, description: text }, ["since"]);
+const product = always({
   id: text, title: text, tagline: text, summary: text, problems: texts, capabilities: texts,
-  features: arr(obj({ name: text, description: text })),
-  plans: arr(obj({ name: text, price: num, currency: text, period: text, description: text, features: texts })),
+  features: arr(always({ name: text, description: text })),
+  plans: arr(always({ name: text, price: num, currency: text, period: text, description: text, features: texts }, ["description"])),
   services: texts, description: text, url: text,
-});
+}, ["tagline"]);
 const criterion = obj({
   id: text, title: text, status: { type: "string", enum: ["met", "partial", "missing"] }, points: num, weight: num,
   evidence: text, advice: text,
@@ -86,27 +85,27 @@ export const operations: Operation[] = [
     operationId: "getApiIndex", method: "GET", path: "/api/v1", tag: "Discovery", catalog: true, errors: [],
     summary: "API index: endpoints, version and hints for LLMs",
     description: "Machine-readable index of every endpoint with method, path, operationId and summary, plus hints on which to call first.",
-    data: obj({
+    data: always({
       name: text, version: text, description: text, documentation: text, openapi: text,
-      endpoints: arr(obj({ method: text, path: text, operationId: text, summary: text })), hints: texts,
-    }, ["name", "version", "documentation", "openapi", "endpoints"]),
+      endpoints: arr(always({ method: text, path: text, operationId: text, summary: text })), hints: texts,
+    }),
   },
   {
     operationId: "getCapabilities", method: "GET", path: "/api/v1/capabilities", tag: "Discovery", catalog: true, errors: [],
     summary: "Compact overview of the company, skills, services, techniques and products",
     description: "Everything the company offers in one small answer, meant as context for an LLM.",
-    data: obj({
-      company: obj({ name: text, tagline: text, description: text }), skills: texts,
-      services: arr(obj({ id: text, title: text, summary: text })),
-      techniques: arr(obj({ id: text, title: text, category: text })),
-      products: arr(obj({ id: text, title: text, tagline: text })),
+    data: always({
+      company: always({ name: text, tagline: text, description: text }), skills: texts,
+      services: arr(always({ id: text, title: text, summary: text })),
+      techniques: arr(always({ id: text, title: text, category: text })),
+      products: arr(always({ id: text, title: text, tagline: text }, ["tagline"])),
     }),
   },
   {
     operationId: "listServices", method: "GET", path: "/api/v1/services", tag: "Catalog", catalog: true, errors: [],
     summary: "List all services",
     description: "Every service with its id, summary, category, starting price and address. Fetch one by id for problems, deliverables and the full description.",
-    data: obj({ count: int, services: arr(serviceSummary) }),
+    data: always({ count: int, services: arr(serviceSummary) }),
   },
   {
     operationId: "getService", method: "GET", path: "/api/v1/services/{id}", tag: "Catalog", catalog: true, errors: [404],
@@ -119,7 +118,7 @@ export const operations: Operation[] = [
     operationId: "listTechniques", method: "GET", path: "/api/v1/techniques", tag: "Catalog", catalog: true, errors: [],
     summary: "List development techniques and stack",
     description: "Languages, frameworks, practices, infrastructure and AI methods the company works with.",
-    data: obj({ count: int, techniques: arr(technique) }),
+    data: always({ count: int, techniques: arr(technique) }),
   },
   {
     operationId: "getCoda", method: "GET", path: "/api/v1/alpha", tag: "Products", catalog: true, errors: [],
@@ -149,7 +148,7 @@ export const operations: Operation[] = [
       problem: str(LIMITS.query, "Alias for q."),
       limit: limitParam(10),
     }),
-    data: searchData(obj({ kind: { type: "string", enum: ["service", "product"] }, id: text, title: text, summary: text, score: num, reasons: texts, url: text })),
+    data: searchData(always({ kind: { type: "string", enum: ["service", "product"] }, id: text, title: text, summary: text, score: num, reasons: texts, url: text })),
   },
   {
     operationId: "searchFaq", method: "GET", path: "/api/v1/faq/search", tag: "FAQ", catalog: true, errors: [400],
@@ -160,7 +159,7 @@ export const operations: Operation[] = [
       q: requiredText(LIMITS.query, "Question or keywords."),
       limit: limitParam(LIMITS.faqLimitMax),
     }, ["q"]),
-    data: searchData(obj({ id: text, question: text, answer: text, category: text, updated: text, score: num, url: text, citeAs: text })),
+    data: searchData(always({ id: text, question: text, answer: text, category: text, updated: text, score: num, url: text, citeAs: text }, ["updated"])),
   },
   {
     operationId: "reviewQuote", method: "POST", example: { quoteText: "1. SCOPE\nA customer portal with login and booking.\n2. PRICE\nDesign EUR 6,500\nBuild EUR 38,000\nTotal EUR 44,500\n3. PAYMENT\n30% on signature, 70% on acceptance.", companyName: "Van Dijk BV", contactEmail: "it@vandijk.example" }, path: "/api/v1/quotes/review", tag: "Quotes", errors: [400],
@@ -243,7 +242,10 @@ export const operations: Operation[] = [
     operationId: "listWaitlistTools", method: "GET", path: "/api/v1/waitlist/tools", tag: "Tools Lab", catalog: true, errors: [],
     summary: "Available and upcoming Tools Lab tools",
     description: "Tools Lab tools with status available or upcoming; use their ids in joinWaitlist.",
-    data: obj({ available: arr(obj({ id: text, title: text, summary: text, url: text })), upcoming: arr(obj({ id: text, title: text, summary: text, expected: text })) }),
+    data: always({
+      available: arr(always({ id: text, title: text, summary: text, url: text, description: text }, ["url"])),
+      upcoming: arr(always({ id: text, title: text, summary: text, expected: text, description: text }, ["expected"])),
+    }),
   },
   {
     operationId: "submitLeadIntent", method: "POST", example: { description: "Wants an AI agent that turns order e-mails into ERP orders; 900 orders a week.", name: "Ann de Vries", email: "ann@example.com", intent: "demo", requestedBy: "gpt", conversationId: "conv-123" }, path: "/api/v1/leads/intent", tag: "Leads", errors: [400],
@@ -270,16 +272,19 @@ export const operations: Operation[] = [
     operationId: "getGptAdvisorSetup", method: "GET", path: "/api/v1/gpt/advisor", tag: "GPT", catalog: true, errors: [], type: "gpt_advisor",
     summary: "Everything a custom GPT needs to set itself up",
     description: "Name, description, system prompt, the actions it can call and the set-up steps of the custom GPT advisor.",
-    data: obj({
+    data: always({
       name: text, description: text, openapiUrl: text, systemPrompt: text,
-      actions: arr(obj({ name: text, method: text, path: text, when: text })), setupSteps: texts,
-    }, ["name", "description", "openapiUrl", "systemPrompt", "actions", "setupSteps"]),
+      actions: arr(always({ name: text, method: text, path: text, when: text })), setupSteps: texts,
+    }),
   },
   {
     operationId: "getContact", method: "GET", path: "/api/v1/contact", tag: "Meta", catalog: true, errors: [],
     summary: "Contact details, preferred channel and UI links",
     description: "E-mail, phone, preferred way to reach a person, booking link, website and links to the web tools.",
-    data: obj({ name: text, email: text, phone: text, preferred: text, bookingUrl: text, website: text, responseTime: text, ui: { type: "object" } }),
+    data: always(
+      { name: text, email: text, phone: text, preferred: text, bookingUrl: text, website: text, responseTime: text, ui: { type: "object" }, documentation: text },
+      ["phone", "bookingUrl", "responseTime", "ui", "documentation"],
+    ),
   },
   {
     operationId: "getOpenApi", method: "GET", path: "/api/v1/openapi.json", tag: "Meta", catalog: true, raw: true, errors: [],

@@ -25,6 +25,13 @@ export const obj = (properties: Record<string, JsonSchema>, required: string[] =
   ...extra,
 });
 
+/**
+ * An object whose properties are all present in every answer but the optional ones named: the
+ * served document promises them, and the tests that validate answers against it hold us to it.
+ */
+export const always = (properties: Record<string, JsonSchema>, optional: string[] = []): JsonSchema =>
+  obj(properties, Object.keys(properties).filter((name) => !optional.includes(name)));
+
 export const arr = (items: JsonSchema, extra: JsonSchema = {}): JsonSchema => ({ type: "array", items, ...extra });
 
 export const num: JsonSchema = { type: "number" };

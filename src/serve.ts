@@ -27,7 +27,11 @@ export async function serve(config: Config, companion?: Companion): Promise<void
     app.log.info(`${signal} received: finishing open requests`);
     stopCompanion?.();
     catalog.close();
+    // fastify closes the connections that are idle when closing starts. One whose request was in
+    // flight turns idle once answered, and would hold the exit until its keep-alive timeout (5 s).
+    const closeIdle = setInterval(() => app.server.closeIdleConnections(), 50);
     await app.close();
+    clearInterval(closeIdle);
     await store.close();
     process.exit(0);
   };

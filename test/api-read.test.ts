@@ -4,6 +4,7 @@ import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { operations, operationsById } from "../src/api/operations.js";
 import { BASE_URL, testApp, type TestApp } from "./helpers/app.js";
+import { SAMPLE_CONTENT } from "./helpers/content.js";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const ajv = addFormats(new Ajv({ strict: false }));
@@ -159,6 +160,10 @@ describe("read side", () => {
       expect(res.body.error.code).toBe("validation_error");
       expect(res.body.error.details[0].path).toBe("query.q");
     }
+    const longProblem = await get(`/api/v1/recommend?problem=${"a".repeat(501)}`);
+    expect(longProblem.status).toBe(400);
+    expect(longProblem.body.error.details[0]).toMatchObject({ path: "query.problem" });
+    expect(longProblem.body.error.details[0].message).toContain("500");
   });
 
   it("faq/search returns citations and honours limit; bad limits are 400 naming the bound", async () => {
@@ -281,6 +286,37 @@ describe("read side", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("application/json");
     expect(((await res.json()) as { data: { id: string } }).data.id).toBe("audits");
+  });
+});
+
+describe("answers prepared once per catalog", () => {
+  it("serves each catalog answer as serialized at first use, the timestamp aside", async () => {
+    const own = await testApp();
+    try {
+      const body = async (url: string) => (await own.app.inject({ method: "GET", url })).body.replace(/"timestamp":"[^"]+"/, "");
+      const urls = ["/api/v1/services", "/api/v1/services/audits", "/api/v1/capabilities"];
+      const first = await Promise.all(urls.map(body));
+      // Were data serialized again per request, these changes would show.
+      const { data } = own.catalog.current;
+      data.services[0]!.title = "Changed after loading";
+      data.capabilities.skills.push("changed after loading");
+      expect(await Promise.all(urls.map(body))).toEqual(first);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+describe("on the sample content", () => {
+  it("faq/search answers 5 results unless limit asks for another number", async () => {
+    const sample = await testApp({ content: SAMPLE_CONTENT });
+    try {
+      const search = async (query: string) => JSON.parse((await sample.app.inject({ method: "GET", url: `/api/v1/faq/search?${query}` })).body).data;
+      expect((await search("q=project%20code%20price")).count).toBe(5);
+      expect((await search("q=project%20code%20price&limit=7")).results).toHaveLength(7);
+    } finally {
+      await sample.close();
+    }
   });
 });
 

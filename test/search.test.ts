@@ -1,5 +1,6 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import FlexSearch from "flexsearch";
+import { describe, expect, it, vi } from "vitest";
 import { buildIndex, SearchEngine } from "../src/search/engine.js";
 import { words } from "../src/search/text.js";
 
@@ -98,6 +99,23 @@ describe("SearchEngine", () => {
     ]);
     expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
     expect([...terms]).toEqual(["secur", "audit", "server"]);
+  });
+});
+
+describe("a catalog's search index", () => {
+  it("is imported as the build exported it, never rebuilt from the documents", async () => {
+    const exported = await buildIndex(FIELDS, [{ id: "d0", fields: { title: "kubernetes", body: "cluster upgrades" } }]);
+    const add = vi.spyOn(FlexSearch.Index.prototype, "add");
+    const imported = vi.spyOn(FlexSearch.Index.prototype, "import");
+    try {
+      const search = new SearchEngine(JSON.parse(JSON.stringify(exported)));
+      expect(search.search("kubernetes clusters", 5).hits.map((h) => h.id)).toEqual(["d0"]);
+      expect(add).not.toHaveBeenCalled();
+      expect(imported).toHaveBeenCalled();
+    } finally {
+      add.mockRestore();
+      imported.mockRestore();
+    }
   });
 });
 

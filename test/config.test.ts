@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { readConfig } from "../src/config.js";
+
+describe("readConfig", () => {
+  it("serves on 127.0.0.1:3000 the sample build, and links to that address, when nothing is set", () => {
+    expect(readConfig({})).toMatchObject({ port: 3000, host: "127.0.0.1", catalogDir: "dist/catalog", publicBaseUrl: "http://127.0.0.1:3000", dataFile: "data/frontdesk.json" });
+  });
+
+  it("takes PORT, HOST, FRONTDESK_CATALOG and PUBLIC_BASE_URL from the environment", () => {
+    const config = readConfig({ PORT: "8080", HOST: "0.0.0.0", FRONTDESK_CATALOG: "/srv/catalog", PUBLIC_BASE_URL: "https://api.example.com/" });
+    expect(config).toMatchObject({ port: 8080, host: "0.0.0.0", catalogDir: "/srv/catalog", publicBaseUrl: "https://api.example.com" });
+  });
+
+  it("links to localhost when exposed on every interface without a public address", () => {
+    expect(readConfig({ HOST: "0.0.0.0", PORT: "8080" }).publicBaseUrl).toBe("http://localhost:8080");
+  });
+
+  it("names the variable and what it must be when a number is wrong", () => {
+    expect(() => readConfig({ PORT: "eighty" })).toThrow('PORT must be a whole number (got "eighty")');
+    expect(() => readConfig({ DATABASE_POOL_SIZE: "0" })).toThrow("DATABASE_POOL_SIZE must be a whole number of at least 1");
+  });
+});

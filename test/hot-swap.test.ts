@@ -30,21 +30,23 @@ async function eventually(check: () => Promise<boolean>, ms = 5000): Promise<voi
 }
 
 /**
- * A copy of the catalog's current version whose FAQ index is not JSON, with the manifest updated
- * to match: only parsing the file can find the fault. Returns the copy's folder.
+ * A copy of the catalog's current version with one file's text replaced and the manifest updated
+ * to match: the hashes cannot find the fault. Returns the copy's folder.
  */
-async function unparsableCopy(catalogDir: string, name: string): Promise<string> {
+async function changedCopy(catalogDir: string, name: string, file: string, text: string): Promise<string> {
   const parent = join(catalogDir, "..");
   const copy = join(parent, name);
   await cp(join(parent, await readlink(catalogDir)), copy, { recursive: true });
-  const garbage = '{"fields": [';
-  await writeFile(join(copy, "index-faq.json"), garbage);
+  await writeFile(join(copy, file), text);
   const manifest = JSON.parse(await readFile(join(copy, "manifest.json"), "utf8"));
-  manifest.files["index-faq.json"] = createHash("sha256").update(garbage).digest("hex");
+  manifest.files[file] = createHash("sha256").update(text).digest("hex");
   manifest.contentHash = createHash("sha256").update(`changed ${manifest.contentHash}`).digest("hex");
   await writeFile(join(copy, "manifest.json"), JSON.stringify(manifest));
   return copy;
 }
+
+/** A copy whose FAQ index is not JSON: only parsing the file can find the fault. */
+const unparsableCopy = (catalogDir: string, name: string) => changedCopy(catalogDir, name, "index-faq.json", '{"fields": [');
 
 describe("publishing a new catalog under a running server", () => {
   it("serves the new catalog without a restart, with a new ETag", async () => {
@@ -88,6 +90,27 @@ describe("publishing a new catalog under a running server", () => {
     expect(errors[0]).toContain("index-faq.json is not valid JSON");
     const search = await t.app.inject({ method: "GET", url: "/api/v1/faq/search?q=start" });
     expect(search.statusCode).toBe(200);
+  });
+
+  it("checks a new catalog's answers against the documented schemas before swapping it in", async () => {
+    for (const [file, text, fault] of [
+      ["techniques.json", '{"oops":1}', "listTechniques would not be as documented (the answer must have required property 'count')"],
+      ["faq.json", '[{"id":"nda","category":"legal","answer":"Yes.","tags":[],"citeAs":"FAQ"}]', "the search result of FAQ entry nda would not be as documented (the answer must have required property 'question')"],
+    ]) {
+      t = await testApp();
+      const errors: string[] = [];
+      t.catalog.watch(20, { info: () => {}, error: (m) => errors.push(m) });
+      await changedCopy(t.catalogDir, ".catalog-undocumented", file!, text!);
+      const parent = join(t.catalogDir, "..");
+      await symlink(".catalog-undocumented", join(parent, "next"));
+      await rename(join(parent, "next"), t.catalogDir);
+      await eventually(async () => errors.length > 0);
+      expect(errors[0], errors[0]).toContain(fault);
+      expect(errors[0]).toContain("rebuild the catalog with this version of Frontdesk");
+      expect(await techniques(t)).toEqual(["typescript"]);
+      await t.close();
+      t = undefined;
+    }
   });
 });
 

@@ -15,15 +15,24 @@ import type { FastifySchemaCompiler, FastifyServerOptions } from "fastify";
 const load = createRequire(import.meta.url);
 
 let shared: Ajv | undefined;
+let answers: Ajv | undefined;
+
+function newAjv(options: import("ajv").Options): Ajv {
+  const { Ajv: AjvClass } = load("ajv") as typeof import("ajv");
+  const addFormats = load("ajv-formats") as typeof import("ajv-formats").default;
+  return addFormats(new AjvClass(options));
+}
 
 function ajv(): Ajv {
-  if (shared === undefined) {
-    const { Ajv: AjvClass } = load("ajv") as typeof import("ajv");
-    const addFormats = load("ajv-formats") as typeof import("ajv-formats").default;
-    shared = new AjvClass({ allErrors: true, verbose: true, coerceTypes: "array", useDefaults: true, removeAdditional: false });
-    addFormats(shared);
-  }
-  return shared;
+  return (shared ??= newAjv({ allErrors: true, verbose: true, coerceTypes: "array", useDefaults: true, removeAdditional: false }));
+}
+
+/**
+ * A validator for what the server sends, compiled once per schema: no coercion and no defaults,
+ * so an answer is checked as it is, never changed.
+ */
+export function answerValidator(schema: object): ValidateFunction {
+  return (answers ??= newAjv({ strict: false })).compile(schema);
 }
 
 type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions["schemaController"]>["compilersFactory"]>;

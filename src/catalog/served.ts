@@ -2,10 +2,12 @@ import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { Serialized } from "../api/envelope.js";
-import { API_PREFIX, API_VERSION, operations } from "../api/operations.js";
+import { API_PREFIX, API_VERSION, operations, operationsById } from "../api/operations.js";
+import type { JsonSchema } from "../api/schema.js";
+import { answerValidator } from "../api/validators.js";
 import { SearchEngine } from "../search/engine.js";
 import { terms } from "../search/text.js";
-import type { LoadedCatalog } from "./load.js";
+import { CatalogError, type LoadedCatalog } from "./load.js";
 import { BASE_URL_PLACEHOLDER, OPENAPI_URL_PLACEHOLDER, type CatalogData, type FaqEntry, type Manifest, type Product, type Service } from "./types.js";
 
 /**
@@ -126,17 +128,45 @@ export class ServedCatalog {
   }
 
   private async prepare(): Promise<void> {
-    const steps: (() => unknown)[] = [
-      ...(Object.keys(this.data) as (keyof CatalogData)[]).map((key) => () => this.data[key]),
-      () => this.recommendEngine,
-      () => this.faqById,
-      () => this.faqEngine,
-      () => this.llmsTxt,
-      () => this.llmsFullTxt,
-    ];
-    for (const step of steps) {
+    for (const step of this.preparation()) {
       step();
       await nextTurn();
+    }
+  }
+
+  /** The steps of warm, a few milliseconds each; made one by one, as later ones need what earlier ones parsed. */
+  private *preparation(): Generator<() => unknown> {
+    for (const key of Object.keys(this.data) as (keyof CatalogData)[]) yield () => this.data[key];
+    yield* this.answerChecks();
+    yield () => this.recommendEngine;
+    yield () => this.faqById;
+    yield () => this.faqEngine;
+    yield () => this.llmsTxt;
+    yield () => this.llmsFullTxt;
+  }
+
+  /**
+   * Every answer that does not depend on a question (each fixed answer, each service's detail) is
+   * checked against the schema its operation documents, and so is each FAQ entry's search result
+   * (the other search results are made of services and products, checked here): a build that
+   * compiles data other than this server documents, a new field layout without a new catalog
+   * format say, is refused (warm rejects) instead of served.
+   */
+  private *answerChecks(): Generator<() => void> {
+    yield () => {
+      for (const [operationId, answer] of this.fixed) checkAnswer(operationsById.get(operationId)!.data, answer.text, operationId);
+    };
+    const detail = operationsById.get("getService")!.data;
+    for (const ids of inSteps([...this.services.keys()])) {
+      yield () => ids.forEach((id) => checkAnswer(detail, this.serviceDetail(id)!.text, `getService ${id}`));
+    }
+    const result = (operationsById.get("searchFaq")!.data.properties as { results: { items: JsonSchema } }).results.items;
+    for (const entries of inSteps(this.data.faq)) {
+      yield () =>
+        entries.forEach((entry) => {
+          const [head, tail] = faqResultParts(entry, this.baseUrl);
+          checkAnswer(result, `${head},"score":1${tail}`, `the search result of FAQ entry ${entry.id}`);
+        });
     }
   }
 
@@ -229,23 +259,38 @@ export class ServedCatalog {
 
   /**
    * An FAQ entry's search result is the same in every answer but for its score: serialized once,
-   * as the JSON before the score and after it (a second copy of the answers found so far, at most
-   * the size of the FAQ itself).
+   * on first use (a second copy of the answers found so far, at most the size of the FAQ itself).
    */
   private faqResultParts(id: string): readonly [string, string] {
     const known = this.faqParts.get(id);
     if (known !== undefined) return known;
-    const entry = this.faqById.get(id)!;
-    const url = `${this.baseUrl}${API_PREFIX}/faq/search?q=${encodeURIComponent(entry.question)}`;
-    const fixed: Omit<FaqResult, "score" | "url" | "citeAs"> = {
-      id: entry.id,
-      question: entry.question,
-      answer: entry.answer,
-      category: entry.category,
-      ...(entry.updated ? { updated: entry.updated } : {}),
-    };
-    const parts = [JSON.stringify(fixed).slice(0, -1), `,"url":${JSON.stringify(url)},"citeAs":${JSON.stringify(`${entry.citeAs}, ${url}`)}}`] as const;
+    const parts = faqResultParts(this.faqById.get(id)!, this.baseUrl);
     this.faqParts.set(id, parts);
     return parts;
   }
+}
+
+/** An FAQ entry's search result (FaqResult) as the JSON before its score and after it. */
+function faqResultParts(entry: FaqEntry, baseUrl: string): readonly [string, string] {
+  const url = `${baseUrl}${API_PREFIX}/faq/search?q=${encodeURIComponent(entry.question)}`;
+  const fixed: Omit<FaqResult, "score" | "url" | "citeAs"> = {
+    id: entry.id,
+    question: entry.question,
+    answer: entry.answer,
+    category: entry.category,
+    ...(entry.updated ? { updated: entry.updated } : {}),
+  };
+  return [JSON.stringify(fixed).slice(0, -1), `,"url":${JSON.stringify(url)},"citeAs":${JSON.stringify(`${entry.citeAs}, ${url}`)}}`] as const;
+}
+
+/** A list in parts small enough for one step of warm (a few milliseconds of checks). */
+function* inSteps<T>(list: readonly T[], size = 500): Generator<readonly T[]> {
+  for (let at = 0; at < list.length; at += size) yield list.slice(at, at + size);
+}
+
+function checkAnswer(schema: JsonSchema, json: string, what: string): void {
+  const validate = answerValidator(schema);
+  if (validate(JSON.parse(json))) return;
+  const { instancePath, message } = validate.errors![0]!;
+  throw new CatalogError(`${what} would not be as documented (${instancePath || "the answer"} ${message}): rebuild the catalog with this version of Frontdesk`);
 }

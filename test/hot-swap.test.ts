@@ -106,7 +106,7 @@ describe("publishing a new catalog under a running server", () => {
       await rename(join(parent, "next"), t.catalogDir);
       await eventually(async () => errors.length > 0);
       expect(errors[0], errors[0]).toContain(fault);
-      expect(errors[0]).toContain("rebuild the catalog with this version of Frontdesk");
+      expect(errors[0]).toContain("was the catalog built by another version of Frontdesk? Build it with this one");
       expect(await techniques(t)).toEqual(["typescript"]);
       await t.close();
       t = undefined;

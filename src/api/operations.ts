@@ -57,7 +57,7 @@ const serviceFields = { id: text, title: text, summary: text, category: text, ta
 const serviceSummary = always(serviceFields, ["duration"]);
 const serviceDetail = always({
   ...serviceFields,
-  problems: texts, deliverables: texts, techniques: texts, products: texts, description: str(100_000, "Markdown."),
+  problems: texts, deliverables: texts, techniques: texts, products: texts, description: { type: "string", description: "Markdown." },
 }, ["duration"]);
 const technique = always({ id: text, title: text, summary: text, category: text, tags: texts, since: int, description: text }, ["since"]);
 const product = always({

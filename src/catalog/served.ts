@@ -153,19 +153,18 @@ export class ServedCatalog {
    * format say, is refused (warm rejects) instead of served.
    */
   private *answerChecks(): Generator<() => void> {
-    yield () => {
-      for (const [operationId, answer] of this.fixed) checkAnswer(operationsById.get(operationId)!.data, answer.text, operationId);
-    };
+    for (const [operationId, answer] of this.fixed) yield () => checkAnswer(operationsById.get(operationId)!.data, answer.text, operationId);
     const detail = operationsById.get("getService")!.data;
     for (const ids of inSteps([...this.services.keys()])) {
       yield () => ids.forEach((id) => checkAnswer(detail, this.serviceDetail(id)!.text, `getService ${id}`));
     }
+    // The parts made here are kept for the searches to come.
     const result = (operationsById.get("searchFaq")!.data.properties as { results: { items: JsonSchema } }).results.items;
     for (const entries of inSteps(this.data.faq)) {
       yield () =>
-        entries.forEach((entry) => {
-          const [head, tail] = faqResultParts(entry, this.baseUrl);
-          checkAnswer(result, `${head},"score":1${tail}`, `the search result of FAQ entry ${entry.id}`);
+        entries.forEach(({ id }) => {
+          const [head, tail] = this.faqResultParts(id);
+          checkAnswer(result, `${head},"score":1${tail}`, `the search result of FAQ entry ${id}`);
         });
     }
   }
@@ -259,28 +258,25 @@ export class ServedCatalog {
 
   /**
    * An FAQ entry's search result is the same in every answer but for its score: serialized once,
-   * on first use (a second copy of the answers found so far, at most the size of the FAQ itself).
+   * as the JSON before the score and after it (a second copy of the FAQ's answers, made while the
+   * catalog warms).
    */
   private faqResultParts(id: string): readonly [string, string] {
     const known = this.faqParts.get(id);
     if (known !== undefined) return known;
-    const parts = faqResultParts(this.faqById.get(id)!, this.baseUrl);
+    const entry = this.faqById.get(id)!;
+    const url = `${this.baseUrl}${API_PREFIX}/faq/search?q=${encodeURIComponent(entry.question)}`;
+    const fixed: Omit<FaqResult, "score" | "url" | "citeAs"> = {
+      id: entry.id,
+      question: entry.question,
+      answer: entry.answer,
+      category: entry.category,
+      ...(entry.updated ? { updated: entry.updated } : {}),
+    };
+    const parts = [JSON.stringify(fixed).slice(0, -1), `,"url":${JSON.stringify(url)},"citeAs":${JSON.stringify(`${entry.citeAs}, ${url}`)}}`] as const;
     this.faqParts.set(id, parts);
     return parts;
   }
-}
-
-/** An FAQ entry's search result (FaqResult) as the JSON before its score and after it. */
-function faqResultParts(entry: FaqEntry, baseUrl: string): readonly [string, string] {
-  const url = `${baseUrl}${API_PREFIX}/faq/search?q=${encodeURIComponent(entry.question)}`;
-  const fixed: Omit<FaqResult, "score" | "url" | "citeAs"> = {
-    id: entry.id,
-    question: entry.question,
-    answer: entry.answer,
-    category: entry.category,
-    ...(entry.updated ? { updated: entry.updated } : {}),
-  };
-  return [JSON.stringify(fixed).slice(0, -1), `,"url":${JSON.stringify(url)},"citeAs":${JSON.stringify(`${entry.citeAs}, ${url}`)}}`] as const;
 }
 
 /** A list in parts small enough for one step of warm (a few milliseconds of checks). */
@@ -292,5 +288,5 @@ function checkAnswer(schema: JsonSchema, json: string, what: string): void {
   const validate = answerValidator(schema);
   if (validate(JSON.parse(json))) return;
   const { instancePath, message } = validate.errors![0]!;
-  throw new CatalogError(`${what} would not be as documented (${instancePath || "the answer"} ${message}): rebuild the catalog with this version of Frontdesk`);
+  throw new CatalogError(`${what} would not be as documented (${instancePath || "the answer"} ${message}): was the catalog built by another version of Frontdesk? Build it with this one`);
 }

@@ -55,7 +55,7 @@ const components = {
           type: "object",
           required: ["code", "message"],
           properties: {
-            code: { type: "string", description: "validation_error, not_found, payload_too_large, unsupported_media_type, free_limit_reached, rate_limited, idempotency_conflict, internal_error" },
+            code: { type: "string", description: "validation_error, not_found, payload_too_large, unsupported_media_type, free_limit_reached, rate_limited, idempotency_conflict, bad_request, headers_too_large, timeout, internal_error" },
             message: { type: "string" },
             details: { type: "array", items: { type: "object", properties: { path: { type: "string" }, message: { type: "string" } } } },
           },

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { ApiError, errorBody, successBody, type Serialized } from "./api/envelope.js";
+import { ApiError, errorBody, successBody, type ErrorPayload, type Serialized } from "./api/envelope.js";
 import { registerResponseHeaders, setEveryAnswerHeaders } from "./api/headers.js";
 import { API_PREFIX, LIMITS, operations, type Operation } from "./api/operations.js";
 import { loggerOptions, registerObservability, requestIdOptions } from "./api/observability.js";
@@ -218,21 +218,25 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   return new ApiError(500, "internal_error", "Something went wrong on our side: retry in a moment; if it persists, write to the contact address from GET /api/v1/contact.");
 }
 
+/** Node's statuses for what its parser refuses, with the API's codes and fixes. */
+const CLIENT_ERRORS: Record<string, [number, ErrorPayload]> = {
+  HPE_HEADER_OVERFLOW: [431, { code: "headers_too_large", message: "The request headers are too large (16 KiB in all): send shorter headers." }],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, { code: "payload_too_large", message: "The chunk extensions of the body are too large: send the body without them." }],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, { code: "timeout", message: "The request took too long to arrive: send it again." }],
+};
+const NOT_HTTP: [number, ErrorPayload] = [400, { code: "bad_request", message: "The request is not valid HTTP/1.1: send a request line, headers and a body as HTTP/1.1 defines them." }];
+
 /**
  * Answers what Node's HTTP parser refused (headers too large, not HTTP at all) and closes the
  * connection, as fastify does, but in the envelope. Written to the socket: there is no request.
  */
-function writeClientError(error: NodeJS.ErrnoException, socket: Duplex, now: Date): void {
+function writeClientError(error: NodeJS.ErrnoException, socket: Duplex & { _httpMessage?: { _headerSent?: boolean } }, now: Date): void {
   // A reset connection has nobody left to answer.
   if (error.code === "ECONNRESET" || socket.destroyed) return;
-  const [status, payload] =
-    error.code === "HPE_HEADER_OVERFLOW"
-      ? [431, { code: "headers_too_large", message: "The request headers are too large (16 KiB in all): send shorter headers." }]
-      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
-        ? [408, { code: "timeout", message: "The request took too long to arrive: send it again." }]
-        : [400, { code: "bad_request", message: "The request is not valid HTTP/1.1: send a request line, headers and a body as HTTP/1.1 defines them." }];
+  const [status, payload] = CLIENT_ERRORS[error.code ?? ""] ?? NOT_HTTP;
   const body = errorBody(payload, now);
-  if (socket.writable) {
+  // As Node does: not in the middle of an answer already started on this connection.
+  if (socket.writable && !socket._httpMessage?._headerSent) {
     socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
   }
   socket.destroy(error);

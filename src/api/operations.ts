@@ -70,6 +70,8 @@ const criterion = obj({
   id: text, title: text, status: { type: "string", enum: ["met", "partial", "missing"] }, points: num, weight: num,
   evidence: text, advice: text,
 });
+/** One result of searchFaq; ServedCatalog also checks every FAQ entry's result against it. */
+export const faqResult = always({ id: text, question: text, answer: text, category: text, updated: text, score: num, url: text, citeAs: text }, ["updated"]);
 const limitParam = (max: number): JsonSchema => ({ type: "integer", minimum: 1, maximum: max, default: 5, description: `Number of results, 1-${max}.` });
 const searchData = (result: JsonSchema) =>
   obj({ query: text, count: int, results: arr(result), hint: str(300, "Present when nothing matched: what to try instead.") }, ["query", "count", "results"]);
@@ -159,7 +161,7 @@ export const operations: Operation[] = [
       q: requiredText(LIMITS.query, "Question or keywords."),
       limit: limitParam(LIMITS.faqLimitMax),
     }, ["q"]),
-    data: searchData(always({ id: text, question: text, answer: text, category: text, updated: text, score: num, url: text, citeAs: text }, ["updated"])),
+    data: searchData(faqResult),
   },
   {
     operationId: "reviewQuote", method: "POST", example: { quoteText: "1. SCOPE\nA customer portal with login and booking.\n2. PRICE\nDesign EUR 6,500\nBuild EUR 38,000\nTotal EUR 44,500\n3. PAYMENT\n30% on signature, 70% on acceptance.", companyName: "Van Dijk BV", contactEmail: "it@vandijk.example" }, path: "/api/v1/quotes/review", tag: "Quotes", errors: [400],

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { Serialized } from "../api/envelope.js";
-import { API_PREFIX, API_VERSION, operations, operationsById } from "../api/operations.js";
-import type { JsonSchema } from "../api/schema.js";
+import type { ValidateFunction } from "ajv";
+import { API_PREFIX, API_VERSION, faqResult, operations, operationsById } from "../api/operations.js";
 import { answerValidator } from "../api/validators.js";
 import { SearchEngine } from "../search/engine.js";
 import { terms } from "../search/text.js";
@@ -153,13 +153,13 @@ export class ServedCatalog {
    * format say, is refused (warm rejects) instead of served.
    */
   private *answerChecks(): Generator<() => void> {
-    for (const [operationId, answer] of this.fixed) yield () => checkAnswer(operationsById.get(operationId)!.data, answer.text, operationId);
-    const detail = operationsById.get("getService")!.data;
+    for (const [operationId, answer] of this.fixed) yield () => checkAnswer(answerValidator(operationsById.get(operationId)!.data), answer.text, operationId);
+    const detail = answerValidator(operationsById.get("getService")!.data);
     for (const ids of inSteps([...this.services.keys()])) {
       yield () => ids.forEach((id) => checkAnswer(detail, this.serviceDetail(id)!.text, `getService ${id}`));
     }
     // The parts made here are kept for the searches to come.
-    const result = (operationsById.get("searchFaq")!.data.properties as { results: { items: JsonSchema } }).results.items;
+    const result = answerValidator(faqResult);
     for (const entries of inSteps(this.data.faq)) {
       yield () =>
         entries.forEach(({ id }) => {
@@ -284,8 +284,7 @@ function* inSteps<T>(list: readonly T[], size = 500): Generator<readonly T[]> {
   for (let at = 0; at < list.length; at += size) yield list.slice(at, at + size);
 }
 
-function checkAnswer(schema: JsonSchema, json: string, what: string): void {
-  const validate = answerValidator(schema);
+function checkAnswer(validate: ValidateFunction, json: string, what: string): void {
   if (validate(JSON.parse(json))) return;
   const { instancePath, message } = validate.errors![0]!;
   throw new CatalogError(`${what} would not be as documented (${instancePath || "the answer"} ${message}): was the catalog built by another version of Frontdesk? Build it with this one`);

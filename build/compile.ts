@@ -7,7 +7,7 @@ import {
 } from "../src/catalog/types.js";
 import { llmsFullTxt, llmsTxt } from "./llms.js";
 import { compileOpenApi } from "./openapi.js";
-import type { SourceFile } from "./source.js";
+import { SourceCache, type SourceFile } from "./source.js";
 
 /**
  * Turns validated source files into the catalog's files. Pure and deterministic: items sorted by
@@ -27,7 +27,8 @@ function single<T>(files: SourceFile[], kind: SourceFile["kind"]): T {
 
 const list = (value: unknown): string[] => (Array.isArray(value) ? (value as string[]) : []);
 
-export async function compileCatalog(files: SourceFile[]): Promise<Record<string, string>> {
+export async function compileCatalog(files: SourceFile[], cache = new SourceCache()): Promise<Record<string, string>> {
+  const ofKinds = (...kinds: SourceFile["kind"][]) => files.filter((f) => kinds.includes(f.kind));
   const companyName = single<Company>(files, "company").name;
   const services = items(files, "service", (d, f): Service => ({
     id: f.id, ...(d as Omit<Service, "id" | "tags" | "techniques" | "products" | "description">),
@@ -79,7 +80,7 @@ export async function compileCatalog(files: SourceFile[]): Promise<Record<string
       contactEmail: company.contact.email,
       website: company.contact.website,
     }),
-    recommendIndex: await buildIndex(RECOMMEND_FIELDS, [
+    recommendIndex: await cache.reuse("recommendIndex", ofKinds("service", "product"), () => buildIndex(RECOMMEND_FIELDS, [
       ...services.map((s) => ({
         id: s.id,
         fields: { title: s.title, problems: s.problems, tags: [...s.tags, ...s.techniques], summary: s.summary, details: s.deliverables, body: s.description },
@@ -91,8 +92,9 @@ export async function compileCatalog(files: SourceFile[]): Promise<Record<string
           details: [...p.capabilities, ...p.features.map((x) => `${x.name} ${x.description}`)], body: p.description,
         },
       })),
-    ]),
-    faqIndex: await buildIndex(FAQ_FIELDS, faq.map((e) => ({ id: e.id, fields: { question: e.question, tags: e.tags, answer: e.answer } }))),
+    ])),
+    // The FAQ's index holds nothing of the company file: citeAs is not indexed.
+    faqIndex: await cache.reuse("faqIndex", ofKinds("faq"), () => buildIndex(FAQ_FIELDS, faq.map((e) => ({ id: e.id, fields: { question: e.question, tags: e.tags, answer: e.answer } })))),
     llmsTxt: llmsTxt({ company, services, techniques, products, faq, tools }),
     llmsFullTxt: llmsFullTxt({ company, services, techniques, products, faq, tools }),
   };

@@ -3,7 +3,7 @@ import { compileCatalog } from "./compile.js";
 import { crossCheck } from "./crosscheck.js";
 import { sortDiagnostics, type Diagnostic } from "./diagnostics.js";
 import { publishCatalog } from "./publish.js";
-import { loadContent, type SourceFile } from "./source.js";
+import { loadContent, SourceCache, type SourceFile } from "./source.js";
 import { validateFile } from "./validate.js";
 import { MANIFEST_FILE, type Manifest } from "../src/catalog/types.js";
 
@@ -22,12 +22,12 @@ export interface BuildResult extends CheckResult {
   milliseconds: number;
 }
 
-export async function checkContent(contentDir: string, label = contentDir): Promise<CheckResult> {
-  const loaded = await loadContent(contentDir, label);
+export async function checkContent(contentDir: string, label = contentDir, cache = new SourceCache()): Promise<CheckResult> {
+  const loaded = await loadContent(contentDir, label, cache);
   const diagnostics = [...loaded.diagnostics];
   const valid: SourceFile[] = [];
   for (const file of loaded.files) {
-    const found = validateFile(file);
+    const found = cache.validate(file, validateFile);
     diagnostics.push(...found);
     if (found.length === 0) valid.push(file);
   }
@@ -42,11 +42,11 @@ export async function checkContent(contentDir: string, label = contentDir): Prom
   };
 }
 
-export async function buildCatalog(options: { content: string; catalog: string; label?: string }): Promise<BuildResult> {
+export async function buildCatalog(options: { content: string; catalog: string; label?: string; cache?: SourceCache }): Promise<BuildResult> {
   const started = performance.now();
-  const check = await checkContent(options.content, options.label ?? options.content);
+  const check = await checkContent(options.content, options.label ?? options.content, options.cache);
   if (check.errors > 0) return { ...check, milliseconds: performance.now() - started };
-  const output = await compileCatalog(check.files);
+  const output = await compileCatalog(check.files, options.cache);
   const manifest = JSON.parse(output[MANIFEST_FILE]!) as Manifest;
   const published = await publishCatalog(options.catalog, output, manifest.contentHash);
   return { ...check, manifest, published, milliseconds: performance.now() - started };

@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
-import { join, posix } from "node:path";
+import { join, posix, resolve } from "node:path";
 import matter from "gray-matter";
 import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from "yaml";
 import type { Diagnostic } from "./diagnostics.js";
@@ -78,7 +78,63 @@ function expectedPlaces(): string {
   return LAYOUT.map((l) => l.file ?? `${l.folder}/<slug>.md`).join(", ");
 }
 
-export async function loadContent(root: string, label = root): Promise<LoadResult> {
+/**
+ * Parsed files by path. `frontdesk dev` keeps one between rebuilds, so one edit re-reads one
+ * file: a file is reused while it keeps its size, modification time and inode, and a path the
+ * watcher reports is forgotten first, so even an edit within the clock's resolution is seen.
+ */
+export class SourceCache {
+  private readonly entries = new Map<string, { stamp: string; file?: SourceFile; diagnostics: Diagnostic[] }>();
+  private readonly checks = new WeakMap<SourceFile, Diagnostic[]>();
+  private readonly derived = new Map<string, { inputs: readonly SourceFile[]; value: unknown }>();
+
+  forget(path: string): void {
+    this.entries.delete(resolve(path));
+  }
+
+  /** The file at `path`, read by `read` unless it is unchanged since the last call. */
+  load(path: string, read: (text: string, diagnostics: Diagnostic[]) => SourceFile | undefined): { file?: SourceFile; diagnostics: Diagnostic[] } {
+    const key = resolve(path);
+    const stats = statSync(key);
+    const stamp = `${stats.size}:${stats.mtimeMs}:${stats.ino}`;
+    const known = this.entries.get(key);
+    if (known?.stamp === stamp) return known;
+    const diagnostics: Diagnostic[] = [];
+    // Synchronous on purpose: for thousands of small files it is several times faster than
+    // fs/promises, and the build is a batch job with nothing else to do meanwhile.
+    const file = read(readFileSync(key, "utf8"), diagnostics);
+    const entry = { stamp, ...(file ? { file } : {}), diagnostics };
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  /** A file's own validation, run once per parse of it. */
+  validate(file: SourceFile, validate: (file: SourceFile) => Diagnostic[]): Diagnostic[] {
+    let found = this.checks.get(file);
+    if (!found) this.checks.set(file, (found = validate(file)));
+    return found;
+  }
+
+  /**
+   * What `make` built from these very files last time, or a new build of it: a search index is
+   * rebuilt only when one of its own files changed (an edited service leaves the FAQ's alone).
+   */
+  async reuse<T>(name: string, inputs: readonly SourceFile[], make: () => Promise<T>): Promise<T> {
+    const known = this.derived.get(name);
+    if (known && known.inputs.length === inputs.length && known.inputs.every((file, i) => file === inputs[i])) return known.value as T;
+    const value = await make();
+    this.derived.set(name, { inputs, value });
+    return value;
+  }
+
+  /** Drops every file not among `paths` (deleted since the last build). */
+  retain(paths: readonly string[]): void {
+    const keep = new Set(paths.map((p) => resolve(p)));
+    for (const key of this.entries.keys()) if (!keep.has(key)) this.entries.delete(key);
+  }
+}
+
+export async function loadContent(root: string, label = root, cache = new SourceCache()): Promise<LoadResult> {
   const files: SourceFile[] = [];
   const diagnostics: Diagnostic[] = [];
   const ids: LoadResult["ids"] = [];
@@ -107,12 +163,14 @@ export async function loadContent(root: string, label = root): Promise<LoadResul
       return;
     }
     ids.push({ kind, id });
-    // Synchronous on purpose: for thousands of small files it is several times faster than
-    // fs/promises, and the build is a batch job with nothing else to do meanwhile.
-    const text = readFileSync(join(root, rel), "utf8");
-    const parsed = rel.endsWith(".md") ? parseFrontMatter(text, file, diagnostics) : parseYaml(text, file, diagnostics);
-    if (parsed) files.push({ kind, id, file, ...parsed });
+    const loaded = cache.load(join(root, rel), (text, found) => {
+      const parsed = rel.endsWith(".md") ? parseFrontMatter(text, file, found) : parseYaml(text, file, found);
+      return parsed && { kind, id, file, ...parsed };
+    });
+    diagnostics.push(...loaded.diagnostics);
+    if (loaded.file) files.push(loaded.file);
   });
+  cache.retain(present.map((rel) => join(root, rel)));
 
   for (const layout of LAYOUT) {
     if (layout.file && !present.includes(layout.file)) {

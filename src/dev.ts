@@ -1,6 +1,8 @@
-import { watch } from "node:fs";
+import { relative, sep } from "node:path";
+import { watch } from "chokidar";
 import { printDiagnostics, printSummary } from "../build/terminal.js";
 import { buildCatalog } from "../build/pipeline.js";
+import { SourceCache } from "../build/source.js";
 import type { Config } from "./config.js";
 import { serve, type Companion } from "./serve.js";
 
@@ -8,11 +10,16 @@ import { serve, type Companion } from "./serve.js";
  * `frontdesk dev`: build, serve, and rebuild whenever a content file changes. The new catalog is
  * swapped in at once; a build with errors prints them as path:line:column and the server keeps
  * the last good catalog.
+ *
+ * chokidar watches each folder on its own and re-arms a watch when a file is replaced by a
+ * rename, which is how `sed -i`, vim, JetBrains' safe write and `git checkout` save; Node's
+ * recursive fs.watch on Linux loses such a file for good. A rebuild re-reads only the files that
+ * changed (SourceCache).
  */
 const SETTLE_MS = 50; // editors save several files at once; build once they are all written
 
-export async function rebuild(content: string, catalogDir: string): Promise<boolean> {
-  const result = await buildCatalog({ content, catalog: catalogDir });
+export async function rebuild(content: string, catalogDir: string, cache?: SourceCache): Promise<boolean> {
+  const result = await buildCatalog({ content, catalog: catalogDir, ...(cache ? { cache } : {}) });
   printDiagnostics(result.diagnostics, "text");
   const time = `${Math.round(result.milliseconds)} ms`;
   printSummary(
@@ -24,22 +31,28 @@ export async function rebuild(content: string, catalogDir: string): Promise<bool
 
 export async function dev(config: Config, content: string): Promise<void> {
   const print = (line: string) => console.error(line);
-  await rebuild(content, config.catalogDir);
+  const cache = new SourceCache();
+  await rebuild(content, config.catalogDir, cache);
   const watcher: Companion = ({ catalog, log }) => {
     let timer: NodeJS.Timeout | undefined;
     let running = Promise.resolve();
-    const fsWatcher = watch(content, { recursive: true }, () => {
+    // Hidden files (.git, editors' swap files) are not content (loadContent skips them too).
+    const hidden = (path: string) => relative(content, path).split(sep).some((part) => part.startsWith("."));
+    const fsWatcher = watch(content, { ignoreInitial: true, ignored: hidden });
+    fsWatcher.on("all", (_event, path) => {
+      cache.forget(path);
       clearTimeout(timer);
       timer = setTimeout(() => {
         running = running.then(async () => {
-          if (await rebuild(content, config.catalogDir)) await catalog.reload({ info: log, error: print });
+          if (await rebuild(content, config.catalogDir, cache)) await catalog.reload({ info: log, error: print });
         });
       }, SETTLE_MS);
     });
+    fsWatcher.on("error", (error) => print(`watching ${content} failed: ${error instanceof Error ? error.message : String(error)}`));
     print(`watching ${content} for changes`);
     return () => {
       clearTimeout(timer);
-      fsWatcher.close();
+      void fsWatcher.close();
     };
   };
   await serve(config, watcher);

@@ -1,6 +1,5 @@
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
-import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
@@ -9,7 +8,7 @@ import { diffCatalogFolders, diffMarkdown } from "../build/diff.js";
 import { checkContent } from "../build/pipeline.js";
 import { newContentFile } from "../build/templates.js";
 import { builtCatalog } from "./helpers/app.js";
-import { contentTree, MINIMAL_CONTENT, tempDir } from "./helpers/content.js";
+import { contentTree, MINIMAL_CONTENT } from "./helpers/content.js";
 
 const run = promisify(execFile);
 const ROOT = join(MINIMAL_CONTENT, "../../..");
@@ -75,46 +74,4 @@ describe("frontdesk new", () => {
     await expect(newContentFile(dir, "service", "web-apps")).rejects.toThrow("already exists");
     await expect(newContentFile(dir, "product", "gamma")).rejects.toThrow("unknown kind");
   });
-});
-
-describe("frontdesk dev", () => {
-  it("rebuilds on a content change, and keeps the last good catalog on an error", async () => {
-    const content = await contentTree();
-    const port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, () => {
-        const { port: p } = probe.address() as AddressInfo;
-        probe.close(() => resolve(p));
-      });
-    });
-    const child = spawn(process.execPath, ["--import", TSX, CLI, "dev", "--content", content], {
-      env: { ...process.env, PORT: String(port), FRONTDESK_CATALOG: join(await tempDir(), "catalog"), FRONTDESK_DATA: join(await tempDir(), "d.json"), LOG_LEVEL: "warn" },
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let output = "";
-    child.stderr!.on("data", (c: Buffer) => (output += c.toString()));
-    const title = async () => {
-      try {
-        return ((await (await fetch(`http://127.0.0.1:${port}/api/v1/services/web-apps`)).json()) as { data: { title: string } }).data.title;
-      } catch {
-        return undefined;
-      }
-    };
-    const until = async (check: () => Promise<boolean>) => {
-      for (let i = 0; i < 300 && !(await check()); i++) await new Promise((r) => setTimeout(r, 50));
-      expect(await check()).toBe(true);
-    };
-    try {
-      await until(async () => (await title()) === "Web Apps");
-      const file = join(content, "services/web-apps.md");
-      const original = await readFile(file, "utf8");
-      await writeFile(file, original.replace("title: Web Apps", "title: Web Applications"));
-      await until(async () => (await title()) === "Web Applications");
-      await writeFile(file, original.replace("from: 10000", "from: lots"));
-      await until(async () => output.includes("build failed"));
-      expect(output).toMatch(/services\/web-apps\.md:\d+:\d+ pricing\.from must be a number/);
-      expect(await title()).toBe("Web Applications");
-    } finally {
-      child.kill("SIGTERM");
-    }
-  }, 60_000);
 });

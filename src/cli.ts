@@ -101,34 +101,21 @@ program
   .option("--content <dir>", "content folder (with --ref)", process.env.FRONTDESK_CONTENT ?? "content")
   .addOption(new Option("--format <format>", "output").choices(["markdown", "json"]).default("markdown"))
   .action(async (before: string | undefined, after: string | undefined, opts: { ref?: string; content: string; format: string }) => {
-    const { diffCatalogFolders, diffMarkdown } = await import("../build/diff.js");
-    let folders: [string, string];
-    if (opts.ref) {
-      const { contentAtRef } = await import("../build/git-content.js");
-      const { mkdtemp } = await import("node:fs/promises");
-      const { join } = await import("node:path");
-      const { tmpdir } = await import("node:os");
-      const out = await mkdtemp(join(tmpdir(), "frontdesk-diff-"));
-      const { buildCatalog } = await compiler();
-      const built = await Promise.all([
-        buildCatalog({ content: await contentAtRef(opts.ref, opts.content), catalog: join(out, "before") }),
-        buildCatalog({ content: opts.content, catalog: join(out, "after") }),
-      ]);
-      const broken = built.findIndex((b) => !b.published);
-      if (broken >= 0) {
-        console.error(`the content ${broken === 0 ? `at ${opts.ref}` : "in the working tree"} does not build: run "frontdesk validate"`);
-        process.exitCode = 1;
-        return;
-      }
-      folders = [join(out, "before"), join(out, "after")];
-    } else if (before && after) {
-      folders = [before, after];
-    } else {
+    const { diffAgainstRef, diffCatalogFolders, diffMarkdown, DiffError } = await import("../build/diff.js");
+    if (!opts.ref && !(before && after)) {
       console.error("give two catalog folders, or --ref <git ref>");
       process.exitCode = 1;
       return;
     }
-    const diff = await diffCatalogFolders(...folders);
+    let diff;
+    try {
+      diff = opts.ref ? await diffAgainstRef(opts.ref, opts.content) : await diffCatalogFolders(before!, after!);
+    } catch (error) {
+      if (!(error instanceof DiffError)) throw error;
+      console.error(error.message);
+      process.exitCode = 1;
+      return;
+    }
     console.log(opts.format === "json" ? JSON.stringify(diff, null, 2) : diffMarkdown(diff));
   });
 

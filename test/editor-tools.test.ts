@@ -18,9 +18,12 @@ const TSX = pathToFileURL(join(ROOT, "node_modules/tsx/dist/loader.mjs")).href;
 const cli = (args: string[], cwd?: string) => run(process.execPath, ["--import", TSX, CLI, ...args], { ...(cwd ? { cwd } : {}) });
 
 async function changedContent(): Promise<string> {
-  const service = await readFile(join(MINIMAL_CONTENT, "services/web-apps.md"), "utf8");
+  const read = (path: string) => readFile(join(MINIMAL_CONTENT, path), "utf8");
   return contentTree({
-    "services/web-apps.md": service.replace("from: 10000", "from: 12000"),
+    "services/web-apps.md": (await read("services/web-apps.md")).replace("from: 10000", "from: 12000"),
+    "gpt/advisor.md": (await read("gpt/advisor.md")).replace("Submit leads", "Always ask for a budget first.\nSubmit leads"),
+    "company.yaml": (await read("company.yaml")).replace("email: hello@test.example", "email: sales@test.example"),
+    "rubrics/quote.yaml": (await read("rubrics/quote.yaml")).replace("headings: [price, pricing]", "headings: [price, pricing, costs]"),
     "faq/is-there-a-warranty.md": "---\nquestion: Is there a warranty?\ncategory: support\n---\nYes, 90 days.\n",
     "tools/quote-reviewer.md": null,
   });
@@ -40,6 +43,21 @@ describe("frontdesk diff", () => {
     expect(markdown).toContain("- Removed `quote-reviewer`: Quote Reviewer");
   });
 
+  it("shows changes to the system prompt, company.yaml and the rubrics, with the lines that changed", async () => {
+    const diff = await diffCatalogFolders(await builtCatalog(), await builtCatalog(await changedContent()));
+    expect(diff.company.changed).toEqual([{ id: "company", title: "Test Co", fields: [{ field: "contact.email", before: "hello@test.example", after: "sales@test.example" }] }]);
+    expect(diff.rubrics.changed).toEqual([
+      { id: "quote", title: "quote", fields: [{ field: "criteria[price].headings", before: ["price", "pricing"], after: ["price", "pricing", "costs"] }] },
+    ]);
+    expect(diff.advisor.changed.map((c) => c.fields.map((f) => f.field))).toEqual([["systemPrompt"]]);
+    const markdown = diffMarkdown(diff);
+    expect(markdown).toContain("### GPT advisor (gpt/advisor.md)");
+    expect(markdown).toContain("  - systemPrompt rewritten:");
+    expect(markdown).toContain("    -You are the Test Advisor. Submit leads with requestedBy set to \"gpt\".\n    +You are the Test Advisor. Always ask for a budget first.\n");
+    expect(markdown).toContain("### Company (company.yaml)\n\n- Changed `company` (Test Co):\n  - contact.email: `hello@test.example` → `sales@test.example`");
+    expect(markdown).toContain("  - criteria[price].headings: `[\"price\",\"pricing\"]` → `[\"price\",\"pricing\",\"costs\"]`");
+  });
+
   it("compares the content at a git ref with the working tree", async () => {
     const repo = await contentTree({}, MINIMAL_CONTENT);
     const git = (...args: string[]) => run("git", ["-C", repo, "-c", "user.email=t@t", "-c", "user.name=t", ...args]);
@@ -49,6 +67,12 @@ describe("frontdesk diff", () => {
     await writeFile(join(repo, "services/web-apps.md"), (await readFile(join(repo, "services/web-apps.md"), "utf8")).replace("from: 10000", "from: 9000"));
     const { stdout } = await cli(["diff", "--ref", "HEAD", "--content", ".", "--format", "json"], repo);
     expect(JSON.parse(stdout).services.changed[0].fields).toEqual([{ field: "pricing.from", before: 10000, after: 9000 }]);
+    const unknown = await cli(["diff", "--ref", "nosuchref", "--content", "."], repo).then(
+      () => undefined,
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(unknown?.code).toBe(1);
+    expect(unknown?.stderr.trim()).toBe(`git ref "nosuchref" does not exist here: give a branch, tag or commit ("git branch -a" lists the branches; fetch it first if it is only on the remote)`);
   }, 30_000);
 });
 

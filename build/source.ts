@@ -2,7 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join, posix, resolve } from "node:path";
 import matter from "gray-matter";
-import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from "yaml";
+import { isMap, isScalar, LineCounter, parseDocument, Parser, type Document, type Node } from "yaml";
 import type { Diagnostic } from "./diagnostics.js";
 import type { SchemaName } from "./schemas.js";
 import type { PathSegment } from "../src/validation/explain.js";
@@ -190,13 +190,45 @@ function parseYaml(text: string, file: string, diagnostics: Diagnostic[], bodyLi
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const error = doc.errors[0];
   if (error) {
+    // The parser notices an unclosed "[", "{" or quote only lines later, where the text stops
+    // making sense; the editor needs the line where it opened.
+    const opened = unclosedOpener(text, error.pos[0]);
+    const pos = lineCounter.linePos(opened?.offset ?? error.pos[0]);
     // Later syntax errors are almost always echoes of the first one.
-    const pos = lineCounter.linePos(error.pos[0]);
     const reason = error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
-    diagnostics.push({ file, line: pos.line, column: pos.col, severity: "error", message: `YAML syntax error: ${reason}` });
+    diagnostics.push({ file, line: pos.line, column: pos.col, severity: "error", message: opened?.message ?? `YAML syntax error: ${reason}` });
     return undefined;
   }
   return { data: doc.toJS() ?? {}, body, bodyLine, locate: locator(doc, lineCounter) };
+}
+
+const OPENERS: Record<string, string> = {
+  "[": '"[" opens a list here that is never closed: add "]" after its last item',
+  "{": '"{" opens a group of fields here that is never closed: add "}" after its last field',
+  '"': 'this " opens a quoted text that is never closed: add " at the end of the text',
+  "'": "this ' opens a quoted text that is never closed: add ' at the end of the text",
+};
+
+/** The first list, map or quoted text that opens before `before` and is never closed. */
+function unclosedOpener(text: string, before: number): { offset: number; message: string } | undefined {
+  let found: { offset: number; message: string } | undefined;
+  const visit = (token: unknown): void => {
+    if (found || token === null || typeof token !== "object") return;
+    const t = token as { type?: string; offset?: number; source?: string; start?: { source?: string }; end?: { type: string }[] };
+    if (t.offset !== undefined && t.offset >= before) return;
+    if (t.type === "flow-collection" && !t.end?.some((e) => e.type === "flow-seq-end" || e.type === "flow-map-end")) {
+      found = { offset: t.offset!, message: OPENERS[t.start?.source ?? "["]! };
+      return;
+    }
+    const quote = t.source?.[0];
+    if ((t.type === "double-quoted-scalar" || t.type === "single-quoted-scalar") && (t.source!.length < 2 || !t.source!.endsWith(quote!))) {
+      found = { offset: t.offset!, message: OPENERS[quote!]! };
+      return;
+    }
+    for (const inner of Object.values(t)) (Array.isArray(inner) ? inner : [inner]).forEach(visit);
+  };
+  for (const token of new Parser().parse(text)) visit(token);
+  return found;
 }
 
 function parseFrontMatter(text: string, file: string, diagnostics: Diagnostic[]): Parsed | undefined {

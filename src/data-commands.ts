@@ -23,20 +23,40 @@ function csvField(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-async function write(out: Writable, text: string): Promise<void> {
-  if (!out.write(text)) await once(out, "drain");
+/**
+ * Writes with back-pressure until the reader goes away: `| head` closes the pipe after its lines,
+ * which is a normal end of an export (EPIPE), not a failure. Other write errors are thrown.
+ */
+function sink(out: Writable) {
+  let failure: NodeJS.ErrnoException | undefined;
+  const onError = (error: NodeJS.ErrnoException) => (failure ??= error);
+  out.on("error", onError);
+  return {
+    /** false once the reader is gone. */
+    async write(text: string): Promise<boolean> {
+      if (!failure && !out.write(text)) await Promise.race([once(out, "drain"), once(out, "close")]).catch(() => undefined);
+      if (failure && failure.code !== "EPIPE") throw failure;
+      return !failure && !out.destroyed;
+    },
+    done: () => out.off("error", onError),
+  };
 }
 
 export async function exportRecords(store: Store, kind: ExportKind, format: ExportFormat, out: Writable, since?: string): Promise<number> {
   const { collections, columns } = EXPORTS[kind];
-  if (format === "csv") await write(out, `${columns.join(",")}\r\n`);
+  const to = sink(out);
   let count = 0;
-  for (const collection of collections) {
-    for await (const record of store.records(collection, since)) {
-      const row: StoredRecord = kind === "quotes" ? { kind: collection === "quoteReviews" ? "review" : "request", ...record } : record;
-      await write(out, format === "csv" ? `${columns.map((c) => csvField(row[c])).join(",")}\r\n` : `${JSON.stringify(row)}\n`);
-      count++;
+  try {
+    if (format === "csv" && !(await to.write(`${columns.join(",")}\r\n`))) return count;
+    for (const collection of collections) {
+      for await (const record of store.records(collection, since)) {
+        const row: StoredRecord = kind === "quotes" ? { kind: collection === "quoteReviews" ? "review" : "request", ...record } : record;
+        if (!(await to.write(format === "csv" ? `${columns.map((c) => csvField(row[c])).join(",")}\r\n` : `${JSON.stringify(row)}\n`))) return count;
+        count++;
+      }
     }
+    return count;
+  } finally {
+    to.done();
   }
-  return count;
 }

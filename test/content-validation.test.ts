@@ -48,7 +48,7 @@ describe("content validation", () => {
 
   it("reports a missing required field at the object that lacks it", async () => {
     const lines = await report({ "services/web-apps.md": service(VALID_SERVICE.replace("  currency: EUR", "")) });
-    expect(lines).toEqual(['content/services/web-apps.md:10:3 pricing: missing required field "currency": add it']);
+    expect(lines).toEqual(['content/services/web-apps.md:10:3 pricing: missing required field "currency": add it (a three-letter currency code, like "EUR")']);
   });
 
   it("reports an enum mistake with the allowed values and a suggestion", async () => {
@@ -67,6 +67,26 @@ describe("content validation", () => {
   it("reports broken YAML at its own line", async () => {
     const lines = await report({ "services/web-apps.md": service(VALID_SERVICE.replace("summary: We build", "summary: We: build")) });
     expect(lines).toEqual(["content/services/web-apps.md:3:10 YAML syntax error: Nested mappings are not allowed in compact mappings"]);
+  });
+
+  it("names the line where an unclosed list, map or quote opened, and what closes it", async () => {
+    const unclosed = async (from: string, to: string) => report({ "services/web-apps.md": service(`${VALID_SERVICE.replace(from, to)}\ntags: [web]`) });
+    expect(await unclosed("category: engineering", "category: engineering\ntags2: [web, api")).toEqual([
+      'content/services/web-apps.md:5:8 "[" opens a list here that is never closed: add "]" after its last item',
+    ]);
+    expect(await unclosed("  model: fixed", "  model: {kind: fixed")).toEqual([
+      'content/services/web-apps.md:10:10 "{" opens a group of fields here that is never closed: add "}" after its last field',
+    ]);
+    expect(await unclosed("summary: We build web applications.", 'summary: "We build web applications.')).toEqual([
+      'content/services/web-apps.md:3:10 this " opens a quoted text that is never closed: add " at the end of the text',
+    ]);
+  });
+
+  it("lists the allowed values of a missing field", async () => {
+    const lines = await report({ "services/web-apps.md": service(VALID_SERVICE.replace("category: engineering\n", "")) });
+    expect(lines).toEqual([
+      'content/services/web-apps.md:2:1 missing required field "category": add it (one of engineering, ai, platform, security, design, data, advisory, support)',
+    ]);
   });
 
   it("refuses executable front matter", async () => {

@@ -1,4 +1,5 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -41,6 +42,25 @@ describe("frontdesk data", () => {
     const file = (await readFile(t.dataFile, "utf8")).toLowerCase();
     expect(file).not.toContain("erin.vale");
     expect(file).toContain("olaf@example.com");
+  }, 30_000);
+
+  it("stops quietly when the reader goes away (| head)", async () => {
+    const t = await testApp();
+    // More than a pipe holds (64 KiB), so the export is still writing when the reader leaves.
+    await Promise.all(
+      Array.from({ length: 200 }, (_, i) => t.app.inject({ method: "POST", url: "/api/v1/leads/intent", payload: { description: `Lead ${i} ${"x".repeat(600)}` } })),
+    );
+    await t.close();
+    const child = spawn(process.execPath, ["--import", TSX, join(ROOT, "src/cli.ts"), "data", "export", "--kind", "leads", "--format", "jsonl"], {
+      env: { ...process.env, FRONTDESK_DATA: t.dataFile, DATABASE_URL: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    await once(child.stdout, "data");
+    child.stdout.destroy(); // what head does after its lines
+    const [code] = (await once(child, "exit")) as [number];
+    expect({ code, stderr }).toEqual({ code: 0, stderr: expect.not.stringMatching(/EPIPE|Error|at /) });
   }, 30_000);
 
   it("refuses a bad --since and an unknown kind", async () => {

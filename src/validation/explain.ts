@@ -83,7 +83,8 @@ export function explain(error: ErrorObject, path: PathSegment[], data: unknown, 
   switch (error.keyword) {
     case "required": {
       const missing = String(params.missingProperty);
-      return `${field === whole ? "" : `${field}: `}missing required field "${missing}": add it`;
+      const want = describeField((error.parentSchema as { properties?: Record<string, FieldSchema> } | undefined)?.properties?.[missing]);
+      return `${field === whole ? "" : `${field}: `}missing required field "${missing}": add it${want ? ` (${want})` : ""}`;
     }
     case "additionalProperties": {
       const key = String(params.additionalProperty);
@@ -129,6 +130,20 @@ export function explain(error: ErrorObject, path: PathSegment[], data: unknown, 
     default:
       return `${field} ${error.message ?? "is invalid"}`;
   }
+}
+
+interface FieldSchema {
+  type?: string | string[];
+  enum?: unknown[];
+  pattern?: string;
+}
+
+/** What a missing field should hold, so the fix can be written without opening the schema. */
+function describeField(schema: FieldSchema | undefined): string | undefined {
+  if (schema?.enum) return `one of ${schema.enum.map(String).join(", ")}`;
+  if (schema?.pattern && PATTERN_HINTS[schema.pattern]) return PATTERN_HINTS[schema.pattern];
+  const types = [schema?.type ?? []].flat();
+  return types.length ? types.map((t) => TYPE_WORDS[t] ?? t).join(" or ") : undefined;
 }
 
 function describeBound(keyword: string, limit: unknown): string {

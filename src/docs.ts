@@ -10,6 +10,13 @@ import { API_PREFIX } from "./api/operations.js";
  * OpenAPI endpoint of its own.
  */
 export async function registerDocs(app: FastifyInstance): Promise<void> {
+  // The site root is where people and agents land first: a browser goes on to the reference,
+  // anything else to the machine-readable API index.
+  app.get("/", async (request, reply) => {
+    const browser = request.headers.accept?.includes("text/html") ?? false;
+    return reply.header("vary", "accept").redirect(browser ? "/docs" : API_PREFIX, 302);
+  });
+
   // Scalar's module holds its 4 MB bundle and takes a fifth of a second to load, so it lives in a
   // small inner app built on the first visit; the API's own start does not wait for it.
   let inner: Promise<FastifyInstance> | undefined;

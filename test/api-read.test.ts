@@ -46,6 +46,13 @@ describe("read side", () => {
     expect(body.data.documentation).toBe(`${BASE_URL}/docs`);
   });
 
+  it("sends a browser at the site root on to /docs, and anything else to the API index", async () => {
+    const browser = await get("/", { accept: "text/html,application/xhtml+xml,*/*;q=0.8" });
+    expect([browser.status, browser.headers.location, browser.headers.vary]).toEqual([302, "/docs", "accept"]);
+    const agent = await get("/", { accept: "application/json" });
+    expect([agent.status, agent.headers.location]).toEqual([302, "/api/v1"]);
+  });
+
   it("serves llms.txt and llms-full.txt with this server's address", async () => {
     const index = await t.app.inject({ method: "GET", url: "/llms.txt" });
     expect(index.headers["content-type"]).toContain("text/markdown");

@@ -19,6 +19,7 @@ import { readCatalog } from "../src/catalog/load.js";
 import { ServedCatalog } from "../src/catalog/served.js";
 import { migrate } from "../src/store/postgres-store.js";
 import { EVERY_ANSWER } from "../src/api/headers.js";
+import { devRebuild } from "./dev-rebuild.js";
 import { generateContent } from "./generate.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -213,6 +214,17 @@ async function main() {
   log(`| baseline: read and YAML-parse every file | ${ms(baseline)} | 1.00× | |`);
   log(`| validate (\`frontdesk validate\`) | ${ms(validateTime)} | ${ratio(validateTime, baseline)} | < 5 s |`);
   log(`| build (validate, compile, index, publish) | ${ms(buildTime)} | ${ratio(buildTime, baseline)} | < 5 s |`);
+  log();
+
+  const dev = await devRebuild({ root, content, work, port: await freePort() });
+  log(`## One edit in \`frontdesk dev\` on the same tree (median of ${dev.frontdesk.length} saves of a service)`);
+  log();
+  log(`Frontdesk: from the save to the new value in an HTTP answer (re-read the changed file, validate, compile, rebuild only the indexes whose files changed, publish, swap into the server). velite: from the save to its "rebuild finished" line (JSON files only: no search index, OpenAPI document or server).`);
+  log();
+  log(`| watcher | time | vs. velite dev |`);
+  log(`|---|---|---|`);
+  if (dev.velite) log(`| baseline: \`velite dev\` | ${ms(median(dev.velite))} | 1.00× |`);
+  log(`| \`frontdesk dev\` | ${ms(median(dev.frontdesk))} | ${dev.velite ? ratio(median(dev.frontdesk), median(dev.velite)) : `(velite not measured: ${dev.why})`} |`);
   log();
 
   // ---- cold start ---------------------------------------------------------------------

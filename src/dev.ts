@@ -39,17 +39,25 @@ export async function dev(config: Config, content: string): Promise<void> {
     // Hidden files (.git, editors' swap files) are not content (loadContent skips them too).
     const hidden = (path: string) => relative(content, path).split(sep).some((part) => part.startsWith("."));
     const fsWatcher = watch(content, { ignoreInitial: true, ignored: hidden });
-    fsWatcher.on("all", (_event, path) => {
-      cache.forget(path);
+    const schedule = () => {
       clearTimeout(timer);
       timer = setTimeout(() => {
         running = running.then(async () => {
           if (await rebuild(content, config.catalogDir, cache)) await catalog.reload({ info: log, error: print });
         });
       }, SETTLE_MS);
+    };
+    fsWatcher.on("all", (_event, path) => {
+      cache.forget(path);
+      schedule();
     });
     fsWatcher.on("error", (error) => print(`watching ${content} failed: ${error instanceof Error ? error.message : String(error)}`));
-    print(`watching ${content} for changes`);
+    // The first scan of a large tree takes seconds, and a save made meanwhile may not be reported:
+    // one more build once it is done picks it up (unchanged files are not read again).
+    fsWatcher.on("ready", () => {
+      print(`watching ${content} for changes`);
+      schedule();
+    });
     return () => {
       clearTimeout(timer);
       void fsWatcher.close();

@@ -51,7 +51,7 @@ async function startDev(content: string) {
     for (let i = 0; i < 300 && !(await check()); i++) await new Promise((r) => setTimeout(r, 50));
     expect(await check(), `${what}\n${output.text}`).toBe(true);
   };
-  await until("first build served", async () => (await service("web-apps")) !== undefined);
+  await until("first build served and the watcher ready", async () => output.text.includes("watching") && (await service("web-apps")) !== undefined);
   return { service, until, output };
 }
 

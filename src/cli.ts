@@ -134,6 +134,23 @@ program
     }
   });
 
+program
+  .command("eval")
+  .description("measure answers against labelled fixtures")
+  .command("recommend")
+  .description("hit@3 and MRR of GET /recommend on the labelled problems, per part (dev, test) and style, and every miss")
+  .option("--catalog <dir>", "compiled catalog (npm run build)", readConfig(process.env).catalogDir)
+  .option("--cases <files...>", "fixture files (default: every test/fixtures/recommend*.yaml)")
+  .addOption(new Option("--split <part>", "whose misses to list").choices(["dev", "test", "all"]).default("test"))
+  .action(async (opts: { catalog: string; cases?: string[]; split: "dev" | "test" | "all" }) => {
+    const { readCatalog } = await import("./catalog/load.js");
+    const { ServedCatalog } = await import("./catalog/served.js");
+    const { formatReport, loadRecommendCases, recommendFixtures } = await import("./eval/recommend.js");
+    const catalog = new ServedCatalog(await readCatalog(opts.catalog), "http://eval");
+    const cases = await loadRecommendCases(opts.cases ?? (await recommendFixtures("test/fixtures")));
+    console.log(formatReport(cases, (q) => catalog.recommend(q, 10).map((r) => r.id), opts.split));
+  });
+
 const data = program.command("data").description("operator tasks on the stored submissions (run on the host)");
 
 data

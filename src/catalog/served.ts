@@ -223,7 +223,8 @@ export class ServedCatalog {
   }
 
   recommend(query: string, limit: number): RecommendResult[] {
-    const { terms: queryTerms, hits } = this.recommendEngine.search(query, limit);
+    const { terms: queryTerms, hits, understood } = this.recommendEngine.search(query, limit);
+    const readAs = understood.map((u) => `read "${u.phrase}" as: ${u.means}`);
     return hits.map((hit) => {
       const service = this.services.get(hit.id);
       const item: Service | Product = service ?? this.products.get(hit.id)!;
@@ -242,7 +243,7 @@ export class ServedCatalog {
         title: item.title,
         summary: item.summary,
         score: hit.score,
-        reasons: [...phrases, `matched: ${hit.matched.join(", ")}`],
+        reasons: [...phrases, `matched: ${hit.matched.join(", ")}`, ...readAs],
         url: service ? this.serviceUrl(item.id) : this.productUrl(item.id),
       };
     });

@@ -1,6 +1,6 @@
 import FlexSearch, { type Index } from "flexsearch";
 import { LRUCache } from "lru-cache";
-import { stem, words } from "./text.js";
+import { stem, terms, words } from "./text.js";
 import { correct } from "./spelling.js";
 
 /**
@@ -32,12 +32,30 @@ export interface ExportedIndex {
    */
   documentFrequency: Record<string, number>;
   parts: Record<string, Record<string, string>>;
+  /** The editors' bridges from visitors' words to the catalog's (content/concepts.yaml); absent in older catalogs. */
+  concepts?: ExportedConcept[];
+}
+
+/** What editors write in content/concepts.yaml. */
+export interface Concept {
+  id: string;
+  when: string[];
+  means: string;
+}
+
+/** A concept in index form: each `when` phrase with its terms, and the catalog words it stands for. */
+export interface ExportedConcept {
+  id: string;
+  when: { phrase: string; terms: string[] }[];
+  means: QueryWord[];
 }
 
 export interface SearchResult {
   /** Every term of the query in index form (typos corrected), for explaining a hit. */
   terms: ReadonlySet<string>;
   hits: SearchHit[];
+  /** Concepts the query's words called up: the phrase that did ("amazon bill") and the catalog's words it stands for. */
+  understood: { concept: string; phrase: string; means: string }[];
 }
 
 export interface SearchHit {
@@ -64,7 +82,7 @@ function fieldText(value: string | readonly string[] | undefined): string {
 
 const byKey = ([a]: [string, number], [b]: [string, number]) => (a < b ? -1 : a > b ? 1 : 0);
 
-export async function buildIndex(fields: FieldSpec[], documents: SearchDocument[]): Promise<ExportedIndex> {
+export async function buildIndex(fields: FieldSpec[], documents: SearchDocument[], concepts: readonly Concept[] = []): Promise<ExportedIndex> {
   const vocabulary = new Map<string, number>();
   const frequency = new Map<string, number>();
   const indexes = fields.map(() => new FlexSearch.Index(INDEX_OPTIONS));
@@ -99,6 +117,11 @@ export async function buildIndex(fields: FieldSpec[], documents: SearchDocument[
     vocabulary: Object.fromEntries([...vocabulary].sort(byKey)),
     documentFrequency: Object.fromEntries([...frequency].sort(byKey)),
     parts,
+    concepts: concepts.map((c) => ({
+      id: c.id,
+      when: c.when.map((phrase) => ({ phrase, terms: terms(phrase) })).filter((w) => w.terms.length > 0),
+      means: words(c.means).map((word) => ({ word, term: stem(word) })),
+    })),
   };
 }
 
@@ -122,7 +145,7 @@ interface Postings {
 }
 
 /** A query word as it will be matched: the word (typo corrected) and its index form. */
-interface QueryWord {
+export interface QueryWord {
   word: string;
   term: string;
 }
@@ -140,14 +163,19 @@ export class SearchEngine {
   /** The documents a search has reached, in the order it reached them (see search). */
   private readonly touched: Int32Array;
   private readonly best: Float64Array;
-  /** false: a word neither the content nor a one-letter correction knows. */
-  private readonly queryWordCache = new LRUCache<string, QueryWord | false>({ max: WORD_CACHE });
+  /** Each word's own index form, and what it matches: false for a word neither the content nor a one-letter correction knows. */
+  private readonly queryWordCache = new LRUCache<string, { own: string; known: QueryWord | false }>({ max: WORD_CACHE });
+  /** Concepts by each term of their phrases, and every such term: words of visitors, not of the catalog. */
+  private readonly concepts = new Map<string, ExportedConcept[]>();
   private readonly merged = new LRUCache<string, Postings>({ maxSize: POSTINGS_BUDGET, sizeCalculation: (p) => Math.max(1, p.positions.length) });
 
   constructor(exported: ExportedIndex) {
     this.ids = exported.ids;
     this.vocabulary = new Map(Object.entries(exported.vocabulary));
     this.frequency = new Map(Object.entries(exported.documentFrequency));
+    for (const concept of exported.concepts ?? []) {
+      for (const term of new Set(concept.when.flatMap((w) => w.terms))) this.concepts.set(term, [...(this.concepts.get(term) ?? []), concept]);
+    }
     // Every weight must count: the dense scan (bestOf) takes a score of zero for a document the
     // search never reached.
     if (exported.fields.some((f) => !(f.weight > 0))) throw new Error("every search field needs a weight above 0");
@@ -168,7 +196,7 @@ export class SearchEngine {
   }
 
   search(query: string, limit: number): SearchResult {
-    const queryWords = this.queryWords(query);
+    const { queryWords, understood } = this.queryWords(query);
     const common = this.ids.length * COMMON_SHARE;
     const rare = queryWords.some(({ term }) => this.frequency.get(term)! <= common);
     // Very common terms are skipped when rarer ones are there to rank by.
@@ -206,7 +234,7 @@ export class SearchEngine {
         matches[touched[t]!] = 0;
       }
     }
-    return { terms: new Set(queryWords.map(({ term }) => term)), hits };
+    return { terms: new Set(queryWords.map(({ term }) => term)), hits, understood };
   }
 
   /**
@@ -238,23 +266,57 @@ export class SearchEngine {
    * corrected). Stemming and typo correction (hundreds of candidates) are remembered per word:
    * people and GPTs use the same words over and over.
    */
-  private queryWords(query: string): QueryWord[] {
+  private queryWords(query: string): { queryWords: QueryWord[]; understood: SearchResult["understood"] } {
+    const resolved = words(query).map((word) => this.queryWordCache.get(word) ?? this.resolve(word));
+    const called = this.concepts.size > 0 ? this.understand(resolved.map((r) => r.own)) : [];
+    const means = called.flatMap(({ concept }) => concept.means);
     const out: QueryWord[] = [];
     const seen = new Set<string>();
-    for (const word of words(query)) {
-      const known = this.queryWordCache.get(word) ?? this.resolve(word);
+    // The visitor's own words first, leaving room for what their concepts stand for.
+    const room = MAX_QUERY_TERMS - Math.min(means.length, MAX_QUERY_TERMS / 2);
+    for (const { known } of resolved) {
+      if (out.length === room) break;
       if (known === false || seen.has(known.term)) continue;
       seen.add(known.term);
       out.push(known);
-      if (out.length === MAX_QUERY_TERMS) break;
     }
-    return out;
+    for (const word of means) {
+      if (out.length === MAX_QUERY_TERMS) break;
+      if (seen.has(word.term) || !this.frequency.has(word.term)) continue;
+      seen.add(word.term);
+      out.push(word);
+    }
+    return { queryWords: out, understood: called.map(({ concept, phrase }) => ({ concept: concept.id, phrase, means: concept.means.map((m) => m.word).join(" ") })) };
   }
 
-  private resolve(word: string): QueryWord | false {
+  /** The concepts whose phrase has every one of its terms among the query's (in any order). */
+  private understand(own: readonly string[]): { concept: ExportedConcept; phrase: string }[] {
+    const present = new Set(own);
+    const found: { concept: ExportedConcept; phrase: string }[] = [];
+    for (const term of present) {
+      for (const concept of this.concepts.get(term) ?? []) {
+        if (found.some((f) => f.concept === concept)) continue;
+        const phrase = concept.when.find((w) => w.terms[0] === term && w.terms.every((t) => present.has(t)));
+        if (phrase) found.push({ concept, phrase: phrase.phrase });
+      }
+    }
+    return found;
+  }
+
+  /**
+   * A word's index form and what it matches, remembered. A word of a concept's phrases that the
+   * catalog does not hold ("amazon") is kept as it is for the concepts, never "corrected" into
+   * another word of the catalog, and matches nothing itself.
+   */
+  private resolve(word: string): { own: string; known: QueryWord | false } {
     const own = stem(word);
-    const known = this.frequency.has(own) ? word : correct(word, this.vocabulary);
-    const answer = known === undefined ? false : { word: known, term: known === word ? own : stem(known) };
+    let known: QueryWord | false = false;
+    if (this.frequency.has(own)) known = { word, term: own };
+    else if (!this.concepts.has(own)) {
+      const corrected = correct(word, this.vocabulary);
+      if (corrected !== undefined) known = { word: corrected, term: stem(corrected) };
+    }
+    const answer: { own: string; known: QueryWord | false } = { own, known };
     this.queryWordCache.set(word, answer);
     return answer;
   }

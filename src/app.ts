@@ -7,7 +7,7 @@ import { API_PREFIX, LIMITS, operations, type Operation } from "./api/operations
 import { loggerOptions, registerObservability, requestIdOptions } from "./api/observability.js";
 import { registerRateLimits } from "./api/rate-limit.js";
 import { lazyValidators } from "./api/validators.js";
-import { nulCharacterDetails, validationDetails } from "./api/validation.js";
+import { textDetails, validationDetails } from "./api/validation.js";
 import type { CatalogLogger } from "./catalog/live.js";
 import type { ServedCatalog } from "./catalog/served.js";
 import type { Config } from "./config.js";
@@ -67,7 +67,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     logger: loggerOptions(options.logger),
     ...requestIdOptions,
     bodyLimit: LIMITS.bodyBytes,
-    trustProxy: true,
+    trustProxy: trustedProxies(options.config.trustProxy ?? false),
     // Routes are matched case-sensitively; a trailing slash is forgiven. A path parameter may be
     // as long as the documented maximum; a longer one is answered by frameworkErrors.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: LIMITS.shortText },
@@ -138,7 +138,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
         ...(op.query ? { querystring: op.query } : {}),
         ...(op.body ? { body: op.body } : {}),
       },
-      ...(op.body ? { preValidation: refuseNulCharacters } : {}),
+      ...(op.body ? { preValidation: refuseBrokenText } : {}),
       handler: (request, reply) => answer(op, handler, request, reply),
     });
   }
@@ -186,8 +186,13 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   return app;
 }
 
-async function refuseNulCharacters(request: FastifyRequest): Promise<void> {
-  const details = nulCharacterDetails(request.body);
+/** A hop count is trusted as fastify trusts one (the nearest hops), typed as the function it becomes. */
+function trustedProxies(trust: Config["trustProxy"]): false | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === "number" ? (_address, hop) => hop < trust : trust;
+}
+
+async function refuseBrokenText(request: FastifyRequest): Promise<void> {
+  const details = textDetails(request.body);
   if (details.length > 0) throw new ApiError(400, "validation_error", details.map((d) => d.message).join("; "), details);
 }
 

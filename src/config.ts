@@ -19,6 +19,12 @@ export interface Config {
   /** Requests per minute and address before 429 rate_limited; 0 is no limit. */
   readsPerMinute: number;
   writesPerMinute: number;
+  /**
+   * Which proxies' X-Forwarded-For to believe (fastify's trustProxy): none by default, so the
+   * socket's address counts for rate limits and the anonymous allowance; a hop count or the
+   * proxies' addresses and CIDRs behind a load balancer.
+   */
+  trustProxy: false | number | string[];
   logLevel: string;
 }
 
@@ -38,8 +44,18 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     // Generous: ChatGPT's calls for many users arrive from a few shared addresses.
     readsPerMinute: integer(env.RATE_LIMIT_READ_PER_MINUTE, 1200, "RATE_LIMIT_READ_PER_MINUTE"),
     writesPerMinute: integer(env.RATE_LIMIT_WRITE_PER_MINUTE, 240, "RATE_LIMIT_WRITE_PER_MINUTE"),
+    trustProxy: trustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL ?? "info",
   };
+}
+
+function trustProxy(value: string | undefined): Config["trustProxy"] {
+  if (value === undefined || value.trim() === "") return false;
+  if (/^\d+$/.test(value.trim())) return Number(value);
+  if (/^(true|false)$/i.test(value.trim())) {
+    throw new Error(`TRUST_PROXY must be a hop count or the proxies' addresses (got "${value}"): "true" would believe any caller's X-Forwarded-For; behind one load balancer, set it to 1 or to the balancer's address`);
+  }
+  return value.split(",").map((address) => address.trim()).filter(Boolean);
 }
 
 function integer(value: string | undefined, fallback: number, name: string, min = 0): number {

@@ -19,4 +19,11 @@ describe("readConfig", () => {
     expect(() => readConfig({ PORT: "eighty" })).toThrow('PORT must be a whole number (got "eighty")');
     expect(() => readConfig({ DATABASE_POOL_SIZE: "0" })).toThrow("DATABASE_POOL_SIZE must be a whole number of at least 1");
   });
+
+  it("trusts no proxy unless TRUST_PROXY names a hop count or the proxies' addresses", () => {
+    expect(readConfig({}).trustProxy).toBe(false);
+    expect(readConfig({ TRUST_PROXY: "1" }).trustProxy).toBe(1);
+    expect(readConfig({ TRUST_PROXY: "10.0.0.5, 10.1.0.0/16" }).trustProxy).toEqual(["10.0.0.5", "10.1.0.0/16"]);
+    expect(() => readConfig({ TRUST_PROXY: "true" })).toThrow(/"true" would believe any caller's X-Forwarded-For/);
+  });
 });

@@ -53,6 +53,8 @@ export type Answer = { json: Serialized } | { data: unknown };
 export type Handler = (ctx: RequestContext) => Answer | Promise<Answer>;
 
 const WARM_AFTER_MS = 250;
+// OPTIONS is left out: every path answers a CORS preflight.
+const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const;
 
 const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
 
@@ -102,8 +104,15 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   // Set before any route: a route keeps the handlers in place when it was registered.
+  // A path that exists with other methods is 405 with the methods it has, not 404.
   app.setNotFoundHandler((request, reply) => {
-    sendError(reply, new ApiError(404, "not_found", `There is no endpoint ${request.method} ${request.url.split("?")[0]}: GET /api/v1 lists every endpoint.`));
+    const path = request.url.split("?")[0]!;
+    const allowed = METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
+    if (allowed.length > 0) {
+      reply.header("allow", allowed.join(", "));
+      return sendError(reply, new ApiError(405, "method_not_allowed", `${path} answers ${allowed.join(", ")}, not ${request.method}: GET /api/v1 lists every endpoint with its method.`));
+    }
+    sendError(reply, new ApiError(404, "not_found", `There is no endpoint ${request.method} ${path}: GET /api/v1 lists every endpoint.`));
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

@@ -10,7 +10,7 @@ import { lazyValidators } from "./api/validators.js";
 import { textDetails, validationDetails } from "./api/validation.js";
 import type { CatalogLogger } from "./catalog/live.js";
 import type { ServedCatalog } from "./catalog/served.js";
-import type { Config } from "./config.js";
+import { CONNECTION_LIMITS, type Config } from "./config.js";
 import { registerDocs } from "./docs.js";
 import { registerMcp } from "./mcp.js";
 import { readHandlers } from "./routes/read.js";
@@ -64,11 +64,16 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // serialized by the handlers (catalog answers once per catalog), so no route has a response
   // schema: given both factories, fastify loads neither of its default compilers at start.
   const validators = lazyValidators();
+  const limits = options.config.connections ?? CONNECTION_LIMITS;
   const app = Fastify({
     schemaController: { compilersFactory: { buildValidator: validators.factory, buildSerializer: () => () => (data) => JSON.stringify(data) } },
     logger: loggerOptions(options.logger),
     ...requestIdOptions,
     bodyLimit: LIMITS.bodyBytes,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // Node looks for requests past their time every connectionsCheckingInterval (30 s by default).
+    http: { headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs), connectionsCheckingInterval: Math.min(1000, limits.requestTimeoutMs) },
     trustProxy: trustedProxies(options.config.trustProxy ?? false),
     // Routes are matched case-sensitively; a trailing slash is forgiven. A path parameter may be
     // as long as the documented maximum; a longer one is answered by frameworkErrors.
@@ -82,6 +87,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     clientErrorHandler: (error, socket) => writeClientError(error, socket, clock()),
   });
 
+  app.server.maxConnections = limits.maxConnections;
   registerResponseHeaders(app);
 
   // What is left for first use (validators, the FAQ, the search indexes) is prepared once the

@@ -26,4 +26,10 @@ describe("readConfig", () => {
     expect(readConfig({ TRUST_PROXY: "10.0.0.5, 10.1.0.0/16" }).trustProxy).toEqual(["10.0.0.5", "10.1.0.0/16"]);
     expect(() => readConfig({ TRUST_PROXY: "true" })).toThrow(/"true" would believe any caller's X-Forwarded-For/);
   });
+
+  it("limits how long a request may take and how many connections may be open", () => {
+    expect(readConfig({}).connections).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 72_000, maxConnections: 1024 });
+    expect(readConfig({ REQUEST_TIMEOUT_MS: "5000", MAX_CONNECTIONS: "50" }).connections).toMatchObject({ requestTimeoutMs: 5000, maxConnections: 50 });
+    expect(() => readConfig({ MAX_CONNECTIONS: "0" })).toThrow("MAX_CONNECTIONS must be a whole number of at least 1");
+  });
 });

@@ -120,11 +120,13 @@ export async function buildIndex(fields: FieldSpec[], documents: SearchDocument[
     concepts: concepts.map((c) => ({
       id: c.id,
       when: c.when.map((phrase) => ({ phrase, terms: terms(phrase) })).filter((w) => w.terms.length > 0),
-      means: words(c.means).map((word) => ({ word, term: stem(word) })),
+      means: words(c.means).map((word) => ({ word, term: stem(word), boost: CONCEPT_BOOST })),
     })),
   };
 }
 
+/** What a concept stands for counts more than a word of the visitor's: it is the editors' reading of the whole problem. */
+const CONCEPT_BOOST = 1.5;
 /** Query terms beyond this many add nothing a person meant (and each has a bit in a 32-bit mask). */
 const MAX_QUERY_TERMS = 32;
 /** A search reaching at least a quarter of the documents (in postings) scans them all: see search. */
@@ -148,6 +150,8 @@ interface Postings {
 export interface QueryWord {
   word: string;
   term: string;
+  /** Set on the words a concept stands for: they count this much more than the visitor's own. */
+  boost?: number;
 }
 
 export class SearchEngine {
@@ -199,16 +203,17 @@ export class SearchEngine {
     const { queryWords, understood } = this.queryWords(query);
     const common = this.ids.length * COMMON_SHARE;
     const rare = queryWords.some(({ term }) => this.frequency.get(term)! <= common);
-    // Very common terms are skipped when rarer ones are there to rank by.
-    const used = queryWords.filter(({ term }) => !rare || this.frequency.get(term)! <= common);
+    // Very common terms are skipped when rarer ones are there to rank by; what a concept stands
+    // for is kept: an editor chose those words.
+    const used = queryWords.filter(({ term, boost }) => boost !== undefined || !rare || this.frequency.get(term)! <= common);
     const postings = used.map(({ term }) => this.postings(term));
 
     let total = 0;
     let reached = 0;
-    for (const { positions, ceiling } of postings) {
-      total += ceiling;
+    postings.forEach(({ positions, ceiling }, u) => {
+      total += ceiling * (used[u]!.boost ?? 1);
       reached += positions.length;
-    }
+    });
     const documents = this.ids.length;
     // A query that reaches a good share of the documents (long questions, common words) adds
     // into the scores without asking whether a document was reached before, a branch the CPU
@@ -218,7 +223,7 @@ export class SearchEngine {
     const { scores, matches } = this;
     const touched = dense ? null : this.touched;
     let count = 0;
-    for (let u = 0; u < postings.length; u++) count = addPostings(postings[u]!, 1 << u, scores, matches, touched, count);
+    for (let u = 0; u < postings.length; u++) count = addPostings(postings[u]!, used[u]!.boost ?? 1, 1 << u, scores, matches, touched, count);
     const top = bestOf(scores, touched, dense ? documents : count, limit);
     const hits = Array.from(top, (position) => ({
       id: this.ids[position]!,
@@ -323,15 +328,15 @@ export class SearchEngine {
 }
 
 /**
- * Adds one term's postings into the scores and marks the term's bit in `matches`. When `touched`
+ * Adds one term's postings (times its boost) into the scores and marks the term's bit in `matches`. When `touched`
  * is given (a sparse search), a document reached for the first time is also appended to it;
  * returns the new count of touched documents.
  */
-function addPostings({ positions, impacts }: Postings, bit: number, scores: Float64Array, matches: Uint32Array, touched: Int32Array | null, count: number): number {
+function addPostings({ positions, impacts }: Postings, boost: number, bit: number, scores: Float64Array, matches: Uint32Array, touched: Int32Array | null, count: number): number {
   for (let i = 0; i < positions.length; i++) {
     const position = positions[i]!;
     if (touched !== null && matches[position] === 0) touched[count++] = position;
-    scores[position] = scores[position]! + impacts[i]!;
+    scores[position] = scores[position]! + impacts[i]! * boost;
     matches[position] = matches[position]! | bit;
   }
   return count;

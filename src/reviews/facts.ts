@@ -17,9 +17,9 @@ const PLATFORMS =
 const ENVIRONMENTS = "production|prod|staging|stage|pre-?prod|acceptance|uat|sandbox|test environment|qa environment|dev environment|localhost|on-prem(?:ises)?|self-hosted|tenant|desktop app|mobile app|web app";
 
 const ACTION_VERBS =
-  "open|go|navigate|visit|browse|click|tap|press|select|choose|pick|enter|type|fill|paste|upload|download|submit|save|log ?in|login|log ?out|sign ?in|sign ?out|sign up|register|create|add|remove|delete|edit|change|set|switch|toggle|enable|disable|turn|run|execute|call|send|post|request|start|restart|stop|install|uninstall|update|upgrade|deploy|import|export|refresh|reload|scroll|drag|drop|hover|search|filter|sort|apply|checkout|pay|book|cancel|close|wait|use|make|invite|share|print|attach|connect|disconnect|trigger|schedule|configure|resize|rotate|zoom|copy|move|rename|load";
+  "open|go|navigate|scan|swipe|long-press|visit|browse|click|tap|press|select|choose|pick|enter|type|fill|paste|upload|download|submit|save|log ?in|login|log ?out|sign ?in|sign ?out|sign up|register|create|add|remove|delete|edit|change|set|switch|toggle|enable|disable|turn|run|execute|call|send|post|request|start|restart|stop|install|uninstall|update|upgrade|deploy|import|export|refresh|reload|scroll|drag|drop|hover|search|filter|sort|apply|checkout|pay|book|cancel|close|wait|use|make|invite|share|print|attach|connect|disconnect|trigger|schedule|configure|resize|rotate|zoom|copy|move|rename|load";
 const PAST_ACTIONS =
-  "opened|went|navigated|visited|clicked|tapped|pressed|selected|chose|entered|typed|filled|pasted|uploaded|downloaded|submitted|saved|logged|signed|registered|created|added|removed|deleted|edited|changed|set|switched|toggled|enabled|disabled|turned|ran|executed|called|sent|posted|requested|started|restarted|stopped|installed|updated|upgraded|deployed|imported|exported|refreshed|reloaded|scrolled|dragged|searched|filtered|sorted|applied|paid|booked|cancelled|canceled|closed|waited|used|made|invited|shared|printed|attached|connected|triggered|scheduled|configured|copied|moved|renamed|tried|loaded";
+  "opened|went|navigated|scanned|swiped|visited|clicked|tapped|pressed|selected|chose|entered|typed|filled|pasted|uploaded|downloaded|submitted|saved|logged|signed|registered|created|added|removed|deleted|edited|changed|set|switched|toggled|enabled|disabled|turned|ran|executed|called|sent|posted|requested|started|restarted|stopped|installed|updated|upgraded|deployed|imported|exported|refreshed|reloaded|scrolled|dragged|searched|filtered|sorted|applied|paid|booked|cancelled|canceled|closed|waited|used|made|invited|shared|printed|attached|connected|triggered|scheduled|configured|copied|moved|renamed|tried|loaded";
 
 const RE = {
   version: new RegExp(
@@ -74,7 +74,8 @@ export function isAction(line: string): boolean {
  */
 function steps(text: string, items: readonly string[], ordered: boolean): string | undefined {
   if (items.length >= 2 && (ordered || items.filter(isAction).length >= 2)) return items.slice(0, 3).join(" / ");
-  const flat = text.replace(/\s+/g, " ");
+  // "How: open Expenses, tap + then Scan": a label the rubric does not know is not a step.
+  const flat = text.replace(/\s+/g, " ").replace(/^[\p{L} ]{1,24}:\s+/u, "");
   if (isAction(flat) && (flat.match(ACTION_ANYWHERE) ?? []).length >= 2 && /,|\bthen\b|\band\b|→|->|>/.test(flat)) return flat;
   if ((flat.match(I_PAST) ?? []).length >= 2 || ((flat.match(I_PAST) ?? []).length >= 1 && (flat.match(ACTION_ANYWHERE) ?? []).length >= 3)) return flat;
   const trigger = RE.trigger.exec(flat);

@@ -134,21 +134,38 @@ program
     }
   });
 
-program
-  .command("eval")
-  .description("measure answers against labelled fixtures")
+const evaluation = program.command("eval").description("measure the reviewers (and other judges) against the labelled sets in test/fixtures");
+
+evaluation
+  .command("reviews")
+  .description("agreement of the ticket and quote reviews with the labelled sets: per set, per type and format, and every disagreement")
+  .addOption(new Option("--split <split>", "which part of the sets: dev (tuned on), test (never tuned on) or all").choices(["dev", "test", "all"]).default("test"))
+  .option("--content <dir>", "content folder whose rubrics are used", process.env.FRONTDESK_CONTENT ?? "content")
+  .option("--fixtures <dir>", "folder of the labelled sets (tickets*.yaml, quotes*.yaml)", "test/fixtures")
+  .action(async (opts: { split: "dev" | "test" | "all"; content: string; fixtures: string }) => {
+    const { evaluateReviews, reviewReport } = await import("./eval/reviews.js");
+    try {
+      console.log(reviewReport(await evaluateReviews(opts), opts.split));
+    } catch (error) {
+      console.error((error as Error).message);
+      process.exitCode = 1;
+    }
+  });
+
+evaluation
   .command("recommend")
-  .description("hit@3 and MRR of GET /recommend on the labelled problems, per part (dev, test) and style, and every miss")
-  .option("--catalog <dir>", "compiled catalog (npm run build)", readConfig(process.env).catalogDir)
-  .option("--cases <files...>", "fixture files (default: every test/fixtures/recommend*.yaml)")
-  .addOption(new Option("--split <part>", "whose misses to list").choices(["dev", "test", "all"]).default("test"))
-  .action(async (opts: { catalog: string; cases?: string[]; split: "dev" | "test" | "all" }) => {
-    const { readCatalog } = await import("./catalog/load.js");
-    const { ServedCatalog } = await import("./catalog/served.js");
-    const { formatReport, loadRecommendCases, recommendFixtures } = await import("./eval/recommend.js");
-    const catalog = new ServedCatalog(await readCatalog(opts.catalog), "http://eval");
-    const cases = await loadRecommendCases(opts.cases ?? (await recommendFixtures("test/fixtures")));
-    console.log(formatReport(cases, (q) => catalog.recommend(q, 10).map((r) => r.id), opts.split));
+  .description("hit@3 and MRR of GET /recommend on the labelled problems, per part (dev, test) and style, and every problem missed")
+  .addOption(new Option("--split <split>", "whose misses to list: dev (tuned on), test (never tuned on) or all").choices(["dev", "test", "all"]).default("test"))
+  .option("--content <dir>", "content folder whose catalog is asked", process.env.FRONTDESK_CONTENT ?? "content")
+  .option("--fixtures <dir>", "folder of the labelled problems (recommend*.yaml)", "test/fixtures")
+  .action(async (opts: { split: "dev" | "test" | "all"; content: string; fixtures: string }) => {
+    const { evaluateRecommend } = await import("./eval/recommend.js");
+    try {
+      console.log(await evaluateRecommend(opts));
+    } catch (error) {
+      console.error((error as Error).message);
+      process.exitCode = 1;
+    }
   });
 
 const data = program.command("data").description("operator tasks on the stored submissions (run on the host)");

@@ -116,10 +116,13 @@ describe("ticket reviews and the free allowance", () => {
 });
 
 describe("quotes", () => {
-  it("reviews a quote with a score, consistency checks and a counter proposal", async () => {
+  it("reviews a quote with a score, consistency checks and a counter proposal; numbers that do not add up lose points", async () => {
     const res = await post("/api/v1/quotes/review", { quoteText: "Scope\nWe build the shop front end and the admin.\n\nPrice\nDesign EUR 4,000\nBuild EUR 6,000\nTotal EUR 11,000" });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ score: 10, threshold: 8, passed: true });
+    // Scope 5 + half of the price's 5: the price is there but contradicts itself.
+    expect(res.body.data).toMatchObject({ score: 7.5, threshold: 8, passed: false });
+    expect(res.body.data.criteria.find((c: { id: string }) => c.id === "price")).toMatchObject({ status: "partial", points: 2.5 });
+    expect(res.body.data.summary).toContain("The line items add up to 10000, but the total says 11000");
     expect(res.body.data.reference).toMatch(/^quote-review-/);
     expect(res.body.data.consistency).toContainEqual({ check: "total", ok: false, message: "The line items add up to 10000, but the total says 11000: ask which is right." });
     expect(res.body.data.counterProposal.clarify).toContain("The line items add up to 10000, but the total says 11000: ask which is right.");

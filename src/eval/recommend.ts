@@ -1,6 +1,10 @@
-import { readdir, readFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import YAML from "yaml";
+import { readCatalog } from "../catalog/load.js";
+import { ServedCatalog } from "../catalog/served.js";
+import { inSplit, type Split, type SplitChoice } from "./labelled.js";
 
 /**
  * How well recommendations match what a consultant would answer, on labelled problems
@@ -12,7 +16,7 @@ export interface RecommendCase {
   q: string;
   /** Ids of the services or products a consultant would accept in the top 3. */
   accept: string[];
-  split: "dev" | "test";
+  split: Split;
   /** symptoms: told as pain only, never in the catalog's words. */
   style: "plain" | "symptoms";
   file: string;
@@ -75,14 +79,28 @@ export function breakdown(cases: readonly RecommendCase[], rank: (q: string) => 
     .filter(({ scores }) => scores.cases > 0);
 }
 
-export function formatReport(cases: readonly RecommendCase[], rank: (q: string) => string[], split: "dev" | "test" | "all"): string {
+export function formatReport(cases: readonly RecommendCase[], rank: (q: string) => string[], split: SplitChoice): string {
   const lines = ["| part | problems | hit@3 | MRR |", "|---|---|---|---|"];
   for (const { group, scores } of breakdown(cases, rank)) {
     lines.push(`| ${group} | ${scores.cases} | ${scores.hitAt3.toFixed(3)} | ${scores.mrr.toFixed(3)} |`);
   }
-  const shown = cases.filter((c) => split === "all" || c.split === split);
-  const { misses } = score(shown, rank);
+  const { misses } = score(inSplit(cases, split), rank);
   lines.push("", `Missed at 3 (${split === "all" ? "every part" : `${split} part`}): ${misses.length}`);
   for (const m of misses) lines.push(`- [${m.case.split}, ${m.case.style}] "${m.case.q}"`, `  want ${m.case.accept.join(" or ")}; got ${m.got.join(", ") || "nothing"}`);
   return lines.join("\n");
+}
+
+/** `frontdesk eval recommend`: the content's catalog, built aside, asked every labelled problem. */
+export async function evaluateRecommend(options: { content: string; fixtures: string; split: SplitChoice }): Promise<string> {
+  const { buildCatalog } = await import("../../build/pipeline.js");
+  const work = await mkdtemp(join(tmpdir(), "frontdesk-eval-"));
+  try {
+    const built = await buildCatalog({ content: options.content, catalog: join(work, "catalog") });
+    if (!built.published) throw new Error(`the content in ${options.content} has ${built.errors} errors: run "frontdesk validate"`);
+    const catalog = new ServedCatalog(await readCatalog(built.published), "http://eval");
+    const cases = await loadRecommendCases(await recommendFixtures(options.fixtures));
+    return formatReport(cases, (q) => catalog.recommend(q, 10).map((r) => r.id), options.split);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
 }

@@ -26,27 +26,44 @@ const object = (properties: Record<string, Schema>, required: string[]): Schema 
   additionalProperties: false,
 });
 
+/** Facts a review recognises by what they are (src/reviews/facts.ts). */
 const EVIDENCE = [
   "numbered-list",
   "bullet-list",
+  "steps",
   "given-when-then",
+  "checklist",
   "code",
   "stack-trace",
+  "log",
+  "error-message",
   "version",
+  "platform",
+  "url",
+  "expected-wording",
+  "observed-wording",
+  "question",
+  "user-story",
+  "so-that",
+  "opening",
   "amount",
   "percentage",
   "date",
   "duration",
-  "url",
 ];
+const evidenceList: Schema = { type: "array", items: { enum: EVIDENCE }, uniqueItems: true };
 
 const criterionProperties = {
   id: slug,
   title: text(80),
-  weight: { type: "number", exclusiveMinimum: 0, maximum: 10, multipleOf: 0.5 },
+  // 0: reported with its advice, not scored.
+  weight: { type: "number", minimum: 0, maximum: 10, multipleOf: 0.5 },
   headings: textList(60, 1),
   phrases: textList(80),
-  evidence: { type: "array", items: { enum: EVIDENCE }, uniqueItems: true },
+  evidence: evidenceList,
+  data: evidenceList,
+  required: { type: "boolean" },
+  minWords: { type: "integer", minimum: 1, maximum: 100 },
   advice: text(400),
 };
 const criterionRequired = ["id", "title", "weight", "headings", "advice"];
@@ -54,6 +71,8 @@ const rubricLimits = {
   threshold: { type: "number", minimum: 0, maximum: 10 },
   minWords: { type: "integer", minimum: 0 },
   shortTextCap: { type: "number", minimum: 0, maximum: 10 },
+  hollowCap: { type: "number", minimum: 0, maximum: 10 },
+  requiredCap: { type: "number", minimum: 0, maximum: 10 },
 };
 
 export const schemas = {

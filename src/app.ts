@@ -7,10 +7,10 @@ import { API_PREFIX, LIMITS, operations, type Operation } from "./api/operations
 import { loggerOptions, registerObservability, requestIdOptions } from "./api/observability.js";
 import { registerRateLimits } from "./api/rate-limit.js";
 import { lazyValidators } from "./api/validators.js";
-import { nulCharacterDetails, validationDetails } from "./api/validation.js";
+import { textDetails, validationDetails } from "./api/validation.js";
 import type { CatalogLogger } from "./catalog/live.js";
 import type { ServedCatalog } from "./catalog/served.js";
-import type { Config } from "./config.js";
+import { CONNECTION_LIMITS, type Config } from "./config.js";
 import { registerDocs } from "./docs.js";
 import { registerMcp } from "./mcp.js";
 import { readHandlers } from "./routes/read.js";
@@ -53,6 +53,8 @@ export type Answer = { json: Serialized } | { data: unknown };
 export type Handler = (ctx: RequestContext) => Answer | Promise<Answer>;
 
 const WARM_AFTER_MS = 250;
+// OPTIONS is left out: every path answers a CORS preflight.
+const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const;
 
 const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
 
@@ -62,12 +64,17 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // serialized by the handlers (catalog answers once per catalog), so no route has a response
   // schema: given both factories, fastify loads neither of its default compilers at start.
   const validators = lazyValidators();
+  const limits = options.config.connections ?? CONNECTION_LIMITS;
   const app = Fastify({
     schemaController: { compilersFactory: { buildValidator: validators.factory, buildSerializer: () => () => (data) => JSON.stringify(data) } },
     logger: loggerOptions(options.logger),
     ...requestIdOptions,
     bodyLimit: LIMITS.bodyBytes,
-    trustProxy: true,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // Node looks for requests past their time every connectionsCheckingInterval (30 s by default).
+    http: { headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs), connectionsCheckingInterval: Math.min(1000, limits.requestTimeoutMs) },
+    trustProxy: trustedProxies(options.config.trustProxy ?? false),
     // Routes are matched case-sensitively; a trailing slash is forgiven. A path parameter may be
     // as long as the documented maximum; a longer one is answered by frameworkErrors.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: LIMITS.shortText },
@@ -80,6 +87,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     clientErrorHandler: (error, socket) => writeClientError(error, socket, clock()),
   });
 
+  app.server.maxConnections = limits.maxConnections;
   registerResponseHeaders(app);
 
   // What is left for first use (validators, the FAQ, the search indexes) is prepared once the
@@ -102,8 +110,15 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   // Set before any route: a route keeps the handlers in place when it was registered.
+  // A path that exists with other methods is 405 with the methods it has, not 404.
   app.setNotFoundHandler((request, reply) => {
-    sendError(reply, new ApiError(404, "not_found", `There is no endpoint ${request.method} ${request.url.split("?")[0]}: GET /api/v1 lists every endpoint.`));
+    const path = request.url.split("?")[0]!;
+    const allowed = METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
+    if (allowed.length > 0) {
+      reply.header("allow", allowed.join(", "));
+      return sendError(reply, new ApiError(405, "method_not_allowed", `${path} answers ${allowed.join(", ")}, not ${request.method}: GET /api/v1 lists every endpoint with its method.`));
+    }
+    sendError(reply, new ApiError(404, "not_found", `There is no endpoint ${request.method} ${path}: GET /api/v1 lists every endpoint.`));
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -138,7 +153,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
         ...(op.query ? { querystring: op.query } : {}),
         ...(op.body ? { body: op.body } : {}),
       },
-      ...(op.body ? { preValidation: refuseNulCharacters } : {}),
+      ...(op.body ? { preValidation: refuseBrokenText } : {}),
       handler: (request, reply) => answer(op, handler, request, reply),
     });
   }
@@ -186,8 +201,13 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   return app;
 }
 
-async function refuseNulCharacters(request: FastifyRequest): Promise<void> {
-  const details = nulCharacterDetails(request.body);
+/** A hop count is trusted as fastify trusts one (the nearest hops), typed as the function it becomes. */
+function trustedProxies(trust: Config["trustProxy"]): false | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === "number" ? (_address, hop) => hop < trust : trust;
+}
+
+async function refuseBrokenText(request: FastifyRequest): Promise<void> {
+  const details = textDetails(request.body);
   if (details.length > 0) throw new ApiError(400, "validation_error", details.map((d) => d.message).join("; "), details);
 }
 

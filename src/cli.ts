@@ -134,6 +134,24 @@ program
     }
   });
 
+const evaluation = program.command("eval").description("measure the reviewers (and other judges) against the labelled sets in test/fixtures");
+
+evaluation
+  .command("reviews")
+  .description("agreement of the ticket and quote reviews with the labelled sets: per set, per type and format, and every disagreement")
+  .addOption(new Option("--split <split>", "which part of the sets: dev (tuned on), test (never tuned on) or all").choices(["dev", "test", "all"]).default("test"))
+  .option("--content <dir>", "content folder whose rubrics are used", process.env.FRONTDESK_CONTENT ?? "content")
+  .option("--fixtures <dir>", "folder of the labelled sets (tickets*.yaml, quotes*.yaml)", "test/fixtures")
+  .action(async (opts: { split: "dev" | "test" | "all"; content: string; fixtures: string }) => {
+    const { evaluateReviews, reviewReport } = await import("./eval/reviews.js");
+    try {
+      console.log(reviewReport(await evaluateReviews(opts), opts.split));
+    } catch (error) {
+      console.error((error as Error).message);
+      process.exitCode = 1;
+    }
+  });
+
 const data = program.command("data").description("operator tasks on the stored submissions (run on the host)");
 
 data

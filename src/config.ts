@@ -25,8 +25,32 @@ export interface Config {
   /** Requests per minute and address before 429 rate_limited; 0 is no limit. */
   readsPerMinute: number;
   writesPerMinute: number;
+  /**
+   * Which proxies' X-Forwarded-For to believe (fastify's trustProxy): none by default, so the
+   * socket's address counts for rate limits and the anonymous allowance; a hop count or the
+   * proxies' addresses and CIDRs behind a load balancer.
+   */
+  trustProxy: false | number | string[];
+  connections: ConnectionLimits;
   logLevel: string;
 }
+
+/**
+ * How long a client may take and how many may be connected: a client that announces a body and
+ * sends it a byte a second must not hold a connection for ever.
+ */
+export interface ConnectionLimits {
+  /** The whole request, headers and body, must arrive within this (408 timeout otherwise). */
+  requestTimeoutMs: number;
+  /** The headers must arrive within this (at most requestTimeoutMs). */
+  headersTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this: above a load balancer's idle timeout (60 s on AWS). */
+  keepAliveTimeoutMs: number;
+  /** Connections open at once; one more is closed as it arrives. */
+  maxConnections: number;
+}
+
+export const CONNECTION_LIMITS: ConnectionLimits = { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 72_000, maxConnections: 1024 };
 
 export function readConfig(env: NodeJS.ProcessEnv): Config {
   const port = integer(env.PORT, 3000, "PORT");
@@ -46,8 +70,24 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     // Generous: ChatGPT's calls for many users arrive from a few shared addresses.
     readsPerMinute: integer(env.RATE_LIMIT_READ_PER_MINUTE, 1200, "RATE_LIMIT_READ_PER_MINUTE"),
     writesPerMinute: integer(env.RATE_LIMIT_WRITE_PER_MINUTE, 240, "RATE_LIMIT_WRITE_PER_MINUTE"),
+    trustProxy: trustProxy(env.TRUST_PROXY),
+    connections: {
+      requestTimeoutMs: integer(env.REQUEST_TIMEOUT_MS, CONNECTION_LIMITS.requestTimeoutMs, "REQUEST_TIMEOUT_MS", 1),
+      headersTimeoutMs: integer(env.HEADERS_TIMEOUT_MS, CONNECTION_LIMITS.headersTimeoutMs, "HEADERS_TIMEOUT_MS", 1),
+      keepAliveTimeoutMs: integer(env.KEEP_ALIVE_TIMEOUT_MS, CONNECTION_LIMITS.keepAliveTimeoutMs, "KEEP_ALIVE_TIMEOUT_MS", 1),
+      maxConnections: integer(env.MAX_CONNECTIONS, CONNECTION_LIMITS.maxConnections, "MAX_CONNECTIONS", 1),
+    },
     logLevel: env.LOG_LEVEL ?? "info",
   };
+}
+
+function trustProxy(value: string | undefined): Config["trustProxy"] {
+  if (value === undefined || value.trim() === "") return false;
+  if (/^\d+$/.test(value.trim())) return Number(value);
+  if (/^(true|false)$/i.test(value.trim())) {
+    throw new Error(`TRUST_PROXY must be a hop count or the proxies' addresses (got "${value}"): "true" would believe any caller's X-Forwarded-For; behind one load balancer, set it to 1 or to the balancer's address`);
+  }
+  return value.split(",").map((address) => address.trim()).filter(Boolean);
 }
 
 function integer(value: string | undefined, fallback: number, name: string, min = 0): number {

@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import Fastify, { type FastifyInstance } from "fastify";
+import { ApiError } from "./api/envelope.js";
 import { API_PREFIX } from "./api/operations.js";
 
 /**
@@ -26,10 +28,37 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
     url: "/docs*",
     handler: async (request, reply) => {
       const answer = await (await docsApp()).inject({ method: request.method as "GET", url: request.url, headers: request.headers });
+      // The reference's own app knows only its page and assets; anything else is the API's 404.
+      if (answer.statusCode === 404) throw new ApiError(404, "not_found", `There is no page ${request.url.split("?")[0]}: the API reference is at /docs.`);
       for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && name !== "content-length" && name !== "transfer-encoding") reply.header(name, value);
+      if (String(answer.headers["content-type"]).startsWith("text/html")) reply.header("content-security-policy", contentSecurityPolicy(answer.payload));
       return reply.code(answer.statusCode).send(answer.rawPayload);
     },
   });
+}
+
+/**
+ * The page may run its own script bundle and its one inline script (allowed by its hash), fetch
+ * from this server only, and be framed by nobody. Styles stay open to inline ones: the reference
+ * sets them on its elements as it renders. Its bundle compiles code at run time (eval), so that
+ * stays allowed; no other script can be added to the page to use it, and the page carries no
+ * credentials (the API has none).
+ */
+function contentSecurityPolicy(html: string): string {
+  const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+    ([, code]) => `'sha256-${createHash("sha256").update(code!).digest("base64")}'`,
+  );
+  return [
+    "default-src 'none'",
+    `script-src 'self' 'unsafe-eval' ${inline.join(" ")}`.trim(),
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
 }
 
 async function buildDocsApp(): Promise<FastifyInstance> {

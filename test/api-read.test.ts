@@ -46,6 +46,18 @@ describe("read side", () => {
     expect(body.data.documentation).toBe(`${BASE_URL}/docs`);
   });
 
+  it("answers a known path with another method 405 with Allow, and unknown pages 404, in the envelope", async () => {
+    for (const [method, url, allow] of [["PUT", "/api/v1/leads/intent", "POST"], ["DELETE", "/api/v1/waitlist", "POST"], ["POST", "/api/v1/services/web-apps", "GET, HEAD"]] as const) {
+      const res = await t.app.inject({ method, url });
+      expect([res.statusCode, res.headers.allow], url).toEqual([405, allow]);
+      expect(JSON.parse(res.body)).toMatchObject({ success: false, error: { code: "method_not_allowed" } });
+    }
+    for (const url of ["/docs/x", "/api/v1/nothing"]) {
+      const res = await get(url);
+      expect([res.status, res.body.success, res.body.error.code], url).toEqual([404, false, "not_found"]);
+    }
+  });
+
   it("sends a browser at the site root on to /docs, and anything else to the API index", async () => {
     const browser = await get("/", { accept: "text/html,application/xhtml+xml,*/*;q=0.8" });
     expect([browser.status, browser.headers.location, browser.headers.vary]).toEqual([302, "/docs", "accept"]);

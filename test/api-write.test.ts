@@ -116,10 +116,13 @@ describe("ticket reviews and the free allowance", () => {
 });
 
 describe("quotes", () => {
-  it("reviews a quote with a score, consistency checks and a counter proposal", async () => {
+  it("reviews a quote with a score, consistency checks and a counter proposal; numbers that do not add up lose points", async () => {
     const res = await post("/api/v1/quotes/review", { quoteText: "Scope\nWe build the shop front end and the admin.\n\nPrice\nDesign EUR 4,000\nBuild EUR 6,000\nTotal EUR 11,000" });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ score: 10, threshold: 8, passed: true });
+    // Scope 5 + half of the price's 5: the price is there but contradicts itself.
+    expect(res.body.data).toMatchObject({ score: 7.5, threshold: 8, passed: false });
+    expect(res.body.data.criteria.find((c: { id: string }) => c.id === "price")).toMatchObject({ status: "partial", points: 2.5 });
+    expect(res.body.data.summary).toContain("The line items add up to 10000, but the total says 11000");
     expect(res.body.data.reference).toMatch(/^quote-review-/);
     expect(res.body.data.consistency).toContainEqual({ check: "total", ok: false, message: "The line items add up to 10000, but the total says 11000: ask which is right." });
     expect(res.body.data.counterProposal.clarify).toContain("The line items add up to 10000, but the total says 11000: ask which is right.");
@@ -178,6 +181,25 @@ describe("safe retries and bad input", () => {
     expect(res.body.error.details).toEqual([{ path: "body.description", message: "description contains a NUL character (\\u0000): remove it" }]);
   });
 
+  it("refuses lone surrogates, which no store can keep as text, naming the field and storing nothing", async () => {
+    const before = (await t.store.list("leads")).length;
+    const res = await post("/api/v1/leads/intent", '{"description":"d","email":"leak.me@victim.example","company":"\\ud800"}');
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([{ path: "body.company", message: "company contains a lone UTF-16 surrogate (such as \\ud800), which is not text: send valid Unicode" }]);
+    expect((await post("/api/v1/leads/intent", { description: "an emoji 😀 is fine" })).status).toBe(200);
+    expect((await t.store.list("leads")).length).toBe(before + 1);
+  });
+
+  it("refuses a body nested deeper than 32 levels with 400, however deep (no recursion input can drive)", async () => {
+    for (const [open, close] of [["[", "]"], ['{"a":', "}"]] as const) {
+      const deep = `{"description":"d","utm":${open.repeat(10_000)}1${close.repeat(10_000)}}`;
+      const res = await post("/api/v1/leads/intent", deep);
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe("validation_error");
+      expect(res.body.error.message).toContain("nested more than 32 levels deep");
+    }
+  });
+
   it("rejects texts over their documented maximum, naming the limit", async () => {
     const res = await post("/api/v1/leads/intent", { description: "ok", name: "n".repeat(201) });
     expect(res.status).toBe(400);
@@ -200,6 +222,35 @@ describe("rate limits", () => {
     const write = () => app.inject({ method: "POST", url: "/api/v1/leads/intent", payload: { description: "limited" } });
     expect([(await write()).statusCode, (await write()).statusCode]).toEqual([200, 429]);
     await app.close();
+  });
+
+  it("counts the socket's address, not X-Forwarded-For, unless the proxy is trusted", async () => {
+    const { createApp } = await import("../src/app.js");
+    const forged = (app: Awaited<ReturnType<typeof createApp>>, i: number, remoteAddress = "203.0.113.7") =>
+      app.inject({ method: "POST", url: "/api/v1/leads/intent", remoteAddress, payload: { description: "limited" }, headers: { "x-forwarded-for": `198.51.100.${i}` } });
+    const direct = await createApp({ catalog: t.catalog, store: t.store, config: { publicBaseUrl: "http://x", writesPerMinute: 2 } });
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await forged(direct, i)).statusCode);
+    expect(statuses).toEqual([200, 200, 429, 429, 429, 429]);
+    await direct.close();
+    // Behind a load balancer at 10.0.0.5 (TRUST_PROXY=10.0.0.5), each forwarded client counts on its own...
+    const proxied = await createApp({ catalog: t.catalog, store: t.store, config: { publicBaseUrl: "http://x", writesPerMinute: 2, trustProxy: ["10.0.0.5"] } });
+    const behind = [];
+    for (let i = 0; i < 4; i++) behind.push((await forged(proxied, i, "10.0.0.5")).statusCode);
+    expect(behind).toEqual([200, 200, 200, 200]);
+    // ...but a client that reaches the server directly cannot claim another address.
+    expect([(await forged(proxied, 50)).statusCode, (await forged(proxied, 51)).statusCode, (await forged(proxied, 52)).statusCode]).toEqual([200, 200, 429]);
+    await proxied.close();
+  });
+});
+
+describe("free ticket reviews without a client id", () => {
+  it("are counted per socket address: a forged X-Forwarded-For does not reset them", async () => {
+    const review = (i: number) =>
+      t.app.inject({ method: "POST", url: "/api/v1/tickets/review", remoteAddress: "203.0.113.9", payload: { ticketText: BUG }, headers: { "x-forwarded-for": `198.51.100.${i}` } });
+    const statuses = [];
+    for (let i = 0; i < 7; i++) statuses.push((await review(i)).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
   });
 });
 

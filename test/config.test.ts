@@ -19,4 +19,17 @@ describe("readConfig", () => {
     expect(() => readConfig({ PORT: "eighty" })).toThrow('PORT must be a whole number (got "eighty")');
     expect(() => readConfig({ DATABASE_POOL_SIZE: "0" })).toThrow("DATABASE_POOL_SIZE must be a whole number of at least 1");
   });
+
+  it("trusts no proxy unless TRUST_PROXY names a hop count or the proxies' addresses", () => {
+    expect(readConfig({}).trustProxy).toBe(false);
+    expect(readConfig({ TRUST_PROXY: "1" }).trustProxy).toBe(1);
+    expect(readConfig({ TRUST_PROXY: "10.0.0.5, 10.1.0.0/16" }).trustProxy).toEqual(["10.0.0.5", "10.1.0.0/16"]);
+    expect(() => readConfig({ TRUST_PROXY: "true" })).toThrow(/"true" would believe any caller's X-Forwarded-For/);
+  });
+
+  it("limits how long a request may take and how many connections may be open", () => {
+    expect(readConfig({}).connections).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 72_000, maxConnections: 1024 });
+    expect(readConfig({ REQUEST_TIMEOUT_MS: "5000", MAX_CONNECTIONS: "50" }).connections).toMatchObject({ requestTimeoutMs: 5000, maxConnections: 50 });
+    expect(() => readConfig({ MAX_CONNECTIONS: "0" })).toThrow("MAX_CONNECTIONS must be a whole number of at least 1");
+  });
 });

@@ -33,9 +33,15 @@ describe("/docs", () => {
     const page = await browser.newPage();
     const requested: string[] = [];
     page.on("request", (request) => requested.push(request.url()));
+    // Whatever the Content-Security-Policy blocks is reported to the page: collect it.
+    await page.addInitScript(() => {
+      const seen: string[] = ((window as unknown as { cspViolations: string[] }).cspViolations = []);
+      document.addEventListener("securitypolicyviolation", (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
+    });
 
     const response = await page.goto(`${origin}/docs`, { timeout: PAGE_TIMEOUT });
     expect(response?.status()).toBe(200);
+    expect(response?.headers()["content-security-policy"]).toMatch(/^default-src 'none'; script-src 'self' 'unsafe-eval' 'sha256-[A-Za-z0-9+/=]+';/);
     // The reference renders once it has fetched the document. Its fonts load after that, and they
     // are what such pages usually pull from a CDN, so wait for them before judging the requests.
     // (Playwright's "networkidle" never fires with this chromium, so it cannot be the signal.)
@@ -46,6 +52,7 @@ describe("/docs", () => {
     for (const summary of SHOWN) expect(text).toContain(summary);
     expect(requested).toContain(`${origin}/api/v1/openapi.json`);
     expect(requested.filter((url) => !url.startsWith(`${origin}/`))).toEqual([]);
+    expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
     await page.close();
   });
 });

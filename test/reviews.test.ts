@@ -2,59 +2,242 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import YAML from "yaml";
-import type { QuoteRubric, Service, TicketRubric, TicketType } from "../src/catalog/types.js";
+import type { QuoteRubric, Service, TicketRubric } from "../src/catalog/types.js";
 import { reviewQuote } from "../src/reviews/quote.js";
 import { reviewTicket } from "../src/reviews/ticket.js";
 import { SAMPLE_CONTENT } from "./helpers/content.js";
 
-/** Review quality on labelled sets: what an experienced engineering lead would say, pass or fail. */
-interface Labelled {
-  id: string;
-  type?: TicketType;
-  expected: "pass" | "fail";
-  text: string;
-}
-
+/**
+ * What the reviewers read, one format or trick at a time, against the sample rubrics. The
+ * agreement with labelled sets is in review-eval.test.ts.
+ */
 let ticketRubric: TicketRubric;
 let quoteRubric: QuoteRubric;
-const fixtures = async (name: string) => YAML.parse(await readFile(join(SAMPLE_CONTENT, "..", "test/fixtures", name), "utf8")) as Labelled[];
 const noServices = new Map<string, Service>();
 const url = (id: string) => `/api/v1/services/${id}`;
 
 beforeAll(async () => {
   ticketRubric = YAML.parse(await readFile(join(SAMPLE_CONTENT, "rubrics/ticket.yaml"), "utf8"));
   quoteRubric = YAML.parse(await readFile(join(SAMPLE_CONTENT, "rubrics/quote.yaml"), "utf8"));
-  for (const type of Object.values(ticketRubric.types)) for (const c of type.criteria) Object.assign(c, { phrases: c.phrases ?? [], evidence: c.evidence ?? [] });
-  for (const c of quoteRubric.criteria) Object.assign(c, { phrases: c.phrases ?? [], evidence: c.evidence ?? [], services: c.services ?? [] });
 });
 
-describe("ticket review", () => {
-  it("agrees with the labelled tickets at least 90% of the time", async () => {
-    const tickets = await fixtures("tickets.yaml");
-    expect(tickets.length).toBeGreaterThanOrEqual(30);
-    const wrong = tickets.filter((t) => reviewTicket({ ticketText: t.text, type: t.type }, ticketRubric).passed !== (t.expected === "pass"));
-    const detail = wrong.map((t) => `${t.id} (${t.expected}): ${reviewTicket({ ticketText: t.text, type: t.type }, ticketRubric).rating}`);
-    expect(wrong.length / tickets.length, detail.join("\n")).toBeLessThanOrEqual(0.1);
+const bug = (ticketText: string) => reviewTicket({ ticketText, type: "bug" }, ticketRubric);
+const status = (review: { criteria: { id: string; status: string }[] }) => Object.fromEntries(review.criteria.map((c) => [c.id, c.status]));
+const REQUIRED_BUG = { "steps-to-reproduce": "met", "observed-behaviour": "met", "expected-behaviour": "met", environment: "met" };
+
+describe("ticket review reads any common format", () => {
+  it("inline labels and facts stated on one line (the misses quoted in the issue)", () => {
+    const review = bug(`Gift card checkout fails with a TypeError.
+Repro: add any product, apply gift card GC-1000 at /checkout, then click Place order.
+Expected result: the order is placed and the gift card balance drops by the order total.
+Actual: the page shows "Something went wrong" and no order is created.
+Version 2.8.0 (production), Firefox 133 on Windows 11
+Log: TypeError: Cannot read properties of undefined (reading 'amount') at applyGiftCard (checkout/totals.ts:88)`);
+    expect(status(review)).toMatchObject({ ...REQUIRED_BUG, evidence: "met" });
+    expect(review.passed).toBe(true);
   });
 
-  it("is deterministic", async () => {
-    const [ticket] = await fixtures("tickets.yaml");
-    expect(reviewTicket({ ticketText: ticket!.text }, ticketRubric)).toEqual(reviewTicket({ ticketText: ticket!.text }, ticketRubric));
+  it("Jira wiki markup: h3. headings, *bold:* labels, # numbered lists and {code} blocks", () => {
+    const review = bug(`h3. Summary
+Exporting a report to PDF hangs for reports with more than 50 charts.
+
+*Steps to reproduce:*
+# Open the "Quarterly KPIs" dashboard (62 charts)
+# Click Export > PDF
+# Wait
+
+*Expected:* the PDF downloads within a minute, as it does for smaller dashboards.
+*Actual:* the progress bar stops at 90% and the export never finishes.
+*Environment:* Reporting 5.4.2, Chrome 131 on macOS 15
+
+{code}
+WARN  pdf-worker  render queue stalled after 50 items (job=8812)
+{code}`);
+    expect(status(review)).toMatchObject({ ...REQUIRED_BUG, evidence: "met" });
+    expect(review.passed).toBe(true);
   });
 
-  it("gives no credit for negated or placeholder sections", () => {
-    const review = reviewTicket({
-      type: "bug",
-      ticketText: "The page is broken and it needs fixing as soon as possible please.\n\n## Steps to reproduce\nNo steps to reproduce.\n\n## Expected behaviour\nN/A\n\n## Environment\nTBD\n\n## Actual behaviour\n<describe what happened>\n",
+  it("GitHub issue-form output, where an empty optional field reads _No response_", () => {
+    const review = bug(`### What happened?
+
+The CSV import skips every row after the first empty line, without any warning.
+
+### What did you expect to happen?
+
+Empty lines should be ignored and every other row imported.
+
+### Steps to reproduce
+
+1. Go to Contacts > Import
+2. Upload a CSV with an empty line in the middle (sample attached)
+3. Press Import
+
+### Version
+
+4.12.1
+
+### What browsers are you seeing the problem on?
+
+Chrome, Safari
+
+### Relevant log output
+
+_No response_`);
+    expect(status(review)).toMatchObject({ ...REQUIRED_BUG, evidence: "missing" });
+    expect(review.passed).toBe(true);
+  });
+
+  it("plain prose with no labels: should / instead / every time / a version", () => {
+    const review = bug(
+      "Since we upgraded to 3.2.0 the invoice list in the admin portal shows amounts without decimals. " +
+        "Every time I open Finance > Invoices and filter on last month, an amount like 1,250.50 is displayed as 1,250. " +
+        "It should show both decimals, as it did in 3.1.4. We see it in production with Edge and Chrome on Windows 11.",
+    );
+    expect(status(review)).toMatchObject(REQUIRED_BUG);
+    expect(review.passed).toBe(true);
+  });
+
+  it("a forwarded customer e-mail: headers, quoting and the signature are left out", () => {
+    const review = bug(`---------- Forwarded message ---------
+From: Dana Smit <dana@client.example>
+Sent: Monday, 3 June 2024 09:12
+To: support@kestrel.example
+Subject: Mobile app logs me out
+
+> Hi team,
+> since the update to version 5.1.0 of the Android app, I am logged out every time I switch to another app and come back.
+> To reproduce: log in, open WhatsApp, return to your app after a few seconds.
+> I would expect to stay logged in, like before the update.
+> Phone: Pixel 8, Android 14.
+>
+> Kind regards,
+> Dana Smit
+> Operations manager
+> +31 20 555 0101`);
+    expect(status(review)).toMatchObject(REQUIRED_BUG);
+    expect(review.passed).toBe(true);
+  });
+
+  it("a terse Linear-style task and a user story with Gherkin criteria", () => {
+    const task = reviewTicket({
+      type: "task",
+      ticketText: `Upgrade the billing service from Node 18 to Node 20.
+Why: Node 18 reaches end of life on 30 April and the security team flags it.
+Done when:
+- [ ] CI runs on Node 20 and is green
+- [ ] production runs Node 20 for a week without new errors`,
     }, ticketRubric);
-    for (const id of review.criteria.filter((c) => /step|expect|environment|actual|observed/.test(c.id))) expect(id.status, id.id).toBe("missing");
+    expect(task.passed, task.summary).toBe(true);
+
+    const story = reviewTicket({
+      type: "feature",
+      ticketText: `As a support agent I want to merge duplicate customer records so that order history is not split over two accounts.
+
+Scenario: merging two records
+  Given two customers with the same e-mail address
+  When I choose Merge on one of them
+  Then one record remains with the orders of both
+
+Scenario: different e-mail addresses
+  Given two customers with different e-mail addresses
+  When I open Merge
+  Then the merge is refused with a message
+
+The merge shows a preview of the combined record before it is saved; out of scope: merging companies.`,
+    }, ticketRubric);
+    expect(story.passed, story.summary).toBe(true);
+  });
+});
+
+describe("hollow text earns nothing", () => {
+  const complete = `## Summary
+Saving a draft invoice with a discount of 100% returns HTTP 500.
+
+## Steps to reproduce
+1. Open Invoices > New
+2. Add one line and set the discount to 100%
+3. Click Save draft
+
+## Expected behaviour
+The draft is saved with a total of 0.00.
+
+## Actual behaviour
+The page shows "Internal Server Error" and the draft is lost.
+
+## Environment
+Billing 2.4.1 on staging, Firefox 128`;
+
+  it("the complete report passes", () => {
+    expect(bug(complete).passed).toBe(true);
+  });
+
+  it("every heading with 'banana banana ...' under it rates below 4", () => {
+    const banana = complete.replace(/^(?!#)(.+)$/gm, "Banana banana banana banana banana banana banana banana.");
+    expect(bug(banana).rating).toBeLessThan(4);
+  });
+
+  it("the same report with every word replaced by lorem rates below 4", () => {
+    const lorem = complete.replace(/^(?!#)(.+)$/gm, (line) => line.replace(/[\p{L}\p{N}]+/gu, (_w, i: number) => ["lorem", "ipsum", "dolor", "sit", "amet"][i % 5]!));
+    expect(bug(lorem).rating).toBeLessThan(4);
+  });
+
+  it("'I could not reproduce it and have no steps' under the steps heading is missing, and caps the rating", () => {
+    const review = bug(complete.replace(/1\. Open[\s\S]*?Save draft/, "I could not reproduce it and have no steps."));
+    expect(status(review)["steps-to-reproduce"]).toBe("missing");
+    expect(review.criteria.find((c) => c.id === "steps-to-reproduce")!.evidence).toContain("negated");
+    expect(review.rating).toBeLessThan(4);
+  });
+
+  it("placeholders, N/A and TBD under the headings earn nothing", () => {
+    const review = bug(
+      "The page is broken and it needs fixing as soon as possible please.\n\n## Steps to reproduce\nNo steps to reproduce.\n\n## Expected behaviour\nN/A\n\n## Environment\nTBD\n\n## Actual behaviour\n<describe what happened>\n",
+    );
+    for (const c of review.criteria.filter((c) => /step|expect|environment/.test(c.id))) {
+      expect(c.status, c.id).toBe("missing");
+      expect(c.evidence, c.id).toMatch(/is there but (says nothing|says it is not there|holds template text)/);
+    }
+    expect(review.rating).toBeLessThan(4);
+  });
+
+  it("an unfilled GitHub bug template rates below 4", () => {
+    const review = bug(`**Describe the bug**
+A clear and concise description of what the bug is.
+
+**To Reproduce**
+Steps to reproduce the behavior:
+1. Go to '...'
+2. Click on '....'
+3. Scroll down to '....'
+4. See error
+
+**Expected behavior**
+A clear and concise description of what you expected to happen.
+
+**Desktop (please complete the following information):**
+ - OS: [e.g. iOS]
+ - Browser [e.g. chrome, safari]
+ - Version [e.g. 22]`);
+    expect(review.rating).toBeLessThan(4);
+  });
+
+  it("never passes a list of section names without content (keyword stuffing)", () => {
+    const stuffed = "steps to reproduce expected behaviour actual behaviour environment version stack trace logs impact severity ".repeat(5);
+    expect(bug(stuffed).rating).toBeLessThan(3);
+    const sentences = "Steps to reproduce: see the steps. Expected behaviour: the expected behaviour. Actual behaviour: the actual behaviour. Environment: the environment and version.";
+    expect(bug(sentences).rating).toBeLessThan(4);
+  });
+
+  it("one sentence credits one criterion", () => {
+    const review = bug("Checkout should work on Chrome 126 but it does not, please fix it quickly for all of our customers.");
+    expect(review.criteria.filter((c) => c.status === "met").length).toBeLessThanOrEqual(3);
     expect(review.passed).toBe(false);
   });
+});
 
-  it("never passes a list of section names without content", () => {
-    const stuffed = "steps to reproduce expected behaviour actual behaviour environment version stack trace logs impact severity ".repeat(5);
-    const review = reviewTicket({ ticketText: stuffed, type: "bug" }, ticketRubric);
-    expect(review.rating).toBeLessThan(3);
+describe("ticket review basics", () => {
+  it("is deterministic", () => {
+    const text = "Export fails.\nSteps: open, click export.\nExpected: a file.";
+    expect(bug(text)).toEqual(bug(text));
   });
 
   it("caps very short tickets and says why", () => {
@@ -63,24 +246,52 @@ describe("ticket review", () => {
     expect(review.summary).toContain("capped");
   });
 
+  it("a bug missing a required part cannot pass, and the summary names it", () => {
+    const review = bug("## Steps\n1. Open Invoices\n2. Click Export\n## Expected\nA CSV with one row per invoice.\n## Actual\nThe file is empty.");
+    expect(review.passed).toBe(false);
+    expect(review.rating).toBeLessThanOrEqual(ticketRubric.requiredCap!);
+    expect(review.summary).toContain("environment and version");
+  });
+
   it("infers the type from the wording and says so", () => {
     const review = reviewTicket({ ticketText: "It would be great if users could export reports as CSV. As a finance user I want to download the monthly numbers." }, ticketRubric);
     expect(review).toMatchObject({ type: "feature", typeInferred: true });
   });
 
   it("marks what is missing in the rewritten skeleton", () => {
-    const review = reviewTicket({ type: "bug", ticketText: "The export button does nothing when I click it on the invoices page in Chrome." }, ticketRubric);
+    const review = bug("The export button does nothing when I click it on the invoices page in Chrome.");
     expect(review.skeleton).toContain("<!-- missing:");
   });
 });
 
 describe("quote review", () => {
-  it("agrees with the labelled quotes at least 90% of the time", async () => {
-    const quotes = await fixtures("quotes.yaml");
-    expect(quotes.length).toBeGreaterThanOrEqual(12);
-    const wrong = quotes.filter((q) => reviewQuote(q.text, quoteRubric, noServices, url).passed !== (q.expected === "pass"));
-    const detail = wrong.map((q) => `${q.id} (${q.expected}): ${reviewQuote(q.text, quoteRubric, noServices, url).score}`);
-    expect(wrong.length / quotes.length, detail.join("\n")).toBeLessThanOrEqual(0.1);
+  const body = (price: string) => `Scope | A booking portal for the clinic's 4 locations: patient login, booking in free slots from the agenda system and e-mail reminders. Out of scope: the mobile app and payments.
+Deliverables | The portal on the clinic's Azure subscription, its source code in their GitHub organisation, and a runbook.
+Timeline | Start 2 September 2024, go-live 15 November 2024 (11 weeks).
+Price | ${price}
+Payment | 40% on signature, 60% on go-live, payable within 30 days.
+Assumptions | The clinic provides API access to the agenda system in the first week.
+Acceptance | The clinic has 10 business days to test each release and accept it in writing.
+Warranty | Defects found within 3 months after go-live are fixed free of charge.
+IP | All rights in the code pass to the clinic on full payment.
+Validity | This quote is valid until 31 July 2024.`;
+
+  it("reads a two-column table quote and passes it", () => {
+    const review = reviewQuote(body("Design EUR 6,000; build EUR 24,000; total EUR 30,000, excluding VAT."), quoteRubric, noServices, url);
+    expect(review.passed, review.summary).toBe(true);
+  });
+
+  it("line items that do not add up lose points, cap the score and say so", () => {
+    const review = reviewQuote(body("Design EUR 6,000; build EUR 24,000; total EUR 33,000, excluding VAT."), quoteRubric, noServices, url);
+    expect(review.consistency).toContainEqual({ check: "total", ok: false, message: "The line items add up to 30000, but the total says 33000: ask which is right." });
+    expect(review.criteria.find((c) => c.id === "price-breakdown")!.status).toBe("partial");
+    expect(review.score).toBeLessThan(4);
+    expect(review.summary).toContain("The line items add up to 30000, but the total says 33000");
+  });
+
+  it("the 14 rubric headings with the same lorem line under each rate below 4", () => {
+    const text = quoteRubric.criteria.map((c, i) => `${i + 1}. ${c.title.toUpperCase()}\nLorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.`).join("\n\n");
+    expect(reviewQuote(text, quoteRubric, noServices, url).score).toBeLessThan(4);
   });
 
   it("checks that payment shares add up to 100%", () => {

@@ -47,6 +47,8 @@ export const LIMITS = {
   mediumText: 2_000,
   listItems: 20,
   bodyBytes: 64 * 1024,
+  /** Deepest nesting a body may have (the API's own fields nest two levels). */
+  bodyDepth: 32,
   freeTicketReviews: 5,
 } as const;
 

@@ -108,17 +108,28 @@ export interface Advisor {
   systemPrompt: string;
 }
 
+/** Facts a review recognises by what they are (src/reviews/facts.ts). */
 export type Evidence =
-  | "numbered-list" | "bullet-list" | "given-when-then" | "code" | "stack-trace" | "version"
-  | "amount" | "percentage" | "date" | "duration" | "url";
+  | "numbered-list" | "bullet-list" | "steps" | "given-when-then" | "checklist" | "code" | "stack-trace" | "log"
+  | "error-message" | "version" | "platform" | "url" | "expected-wording" | "observed-wording" | "question"
+  | "user-story" | "so-that" | "opening" | "amount" | "percentage" | "date" | "duration";
 
 export interface Criterion {
   id: string;
   title: string;
   weight: number;
+  /** Labels (headings, inline labels, table cells) that name this criterion. */
   headings: string[];
-  phrases: string[];
-  evidence: Evidence[];
+  /** Wording that points at this criterion in unlabelled prose. */
+  phrases?: string[];
+  /** Facts that show this criterion on their own, with no label or wording. */
+  evidence?: Evidence[];
+  /** Concrete data a label's or a phrase's text needs to count in full; without one it is partial. */
+  data?: Evidence[];
+  /** The ticket or quote cannot pass without this criterion met. */
+  required?: boolean;
+  /** Words a label's text needs to count in full when no data is asked for (default 3). */
+  minWords?: number;
   advice: string;
 }
 
@@ -126,6 +137,10 @@ export interface RubricLimits {
   threshold: number;
   minWords: number;
   shortTextCap: number;
+  /** Cap when a required part is hollow (placeholder, template, negated, filler), contradicted, or the text is keyword stuffing. */
+  hollowCap?: number;
+  /** Cap when a required part is missing or vague (default: half a point below the threshold). */
+  requiredCap?: number;
 }
 
 export type TicketType = "bug" | "feature" | "question" | "task";

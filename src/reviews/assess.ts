@@ -1,11 +1,18 @@
-import type { Criterion, Evidence, RubricLimits } from "../catalog/types.js";
-import { excerpt, findEvidence, isNegated, normalize, sections, sentences, substance, wordCount, type Section } from "./text.js";
+import type { Criterion, RubricLimits } from "../catalog/types.js";
+import { readDocument, type Line, type Section } from "./document.js";
+import { DATA_KINDS, findFact, type Span } from "./facts.js";
+import { labelIndex, type LabelIndex } from "./labels.js";
+import { contentWords, hollowLine, isFiller, isNegatedFor, vocabularyShare, words, type Hollow } from "./quality.js";
 
 /**
- * Scores a text against a rubric, the same way for tickets and quotes. Deterministic and hard to
- * game: full credit needs a section with real content or a concrete structure, a wording pattern
- * in prose earns half, a bare keyword earns nothing, one piece of text credits one criterion,
- * and very short texts are capped.
+ * Scores a text against a rubric, the same way for tickets and quotes. The text is read into
+ * spans (clauses, lists, code blocks, table rows) under the labels that name a criterion; each
+ * criterion is then proven by a span under its own label, by a fact that shows it on its own (a
+ * stack trace, a version, a numbered list of steps, a "should" sentence), or by its wording
+ * with the data it needs. One span credits one criterion: spans are matched to criteria so that
+ * the most criteria, the required and heavier first, are met. Hollow text (placeholders,
+ * template text, negations, filler, keyword stuffing) earns nothing. Pure and deterministic;
+ * the work grows linearly with the text's length.
  */
 export type Status = "met" | "partial" | "missing";
 
@@ -20,6 +27,15 @@ export interface CriterionResult {
   advice: string;
   /** The author's own content for this criterion, when found (used to rewrite the text). */
   content?: string;
+  /** Set when a required criterion's own section is there but says nothing, or is contradicted. */
+  hollow?: Hollow | "contradicted";
+}
+
+/** A criterion as the API answers it: without the author's text and the internal flags. */
+export type PublicCriterion = Omit<CriterionResult, "content" | "hollow">;
+
+export function publicCriterion({ content: _content, hollow: _hollow, ...rest }: CriterionResult): PublicCriterion {
+  return rest;
 }
 
 export interface Assessment {
@@ -27,84 +43,284 @@ export interface Assessment {
   threshold: number;
   passed: boolean;
   words: number;
-  /** Set when the text is too short to earn more than the cap. */
+  /** Set when a cap lowered the score, with the reason. */
   cappedAt?: number;
+  capReason?: string;
   criteria: CriterionResult[];
-  sections: Section[];
 }
 
-// Structures that prove content even without a heading (a stack trace is a stack trace).
-const SELF_EVIDENT: readonly Evidence[] = ["numbered-list", "given-when-then", "stack-trace", "code"];
+interface ReadSpan extends Span {
+  /** The criterion named by the label the span is under. */
+  label?: string;
+  sectionLabel: string;
+  hollow?: Hollow;
+  words: number;
+}
+
+type Strength = "met" | "partial";
+interface Edge {
+  span: number;
+  strength: Strength;
+  found: string;
+  /** 0: under the criterion's own label, 1: unlabelled, 2: under another criterion's label. */
+  rank: number;
+}
 
 export function assess(raw: string, criteria: readonly Criterion[], limits: RubricLimits): Assessment {
-  const text = normalize(raw);
-  const synonyms = criteria.flatMap((c) => c.headings.map((h) => h.toLowerCase()));
-  const found = sections(text, (heading) => synonyms.some((syn) => headingMatches(heading, syn)));
-  const usedSections = new Set<Section>();
-  const usedSentences = new Set<string>();
-  const results = new Map<string, CriterionResult>();
-
-  // Heavier criteria choose first, so a section that could serve two goes to the one that matters more.
-  const order = [...criteria].sort((a, b) => b.weight - a.weight);
-  for (const criterion of order) {
-    results.set(criterion.id, judge(criterion, found, usedSections, usedSentences));
-  }
-
-  const words = wordCount(text);
-  const listed = criteria.map((c) => results.get(c.id)!);
-  let score = round(listed.reduce((sum, r) => sum + r.points, 0));
-  let cappedAt: number | undefined;
-  if (words < limits.minWords) {
-    score = Math.min(score, limits.shortTextCap);
-    cappedAt = limits.shortTextCap;
-  }
-  return { score, threshold: limits.threshold, passed: score >= limits.threshold, words, ...(cappedAt !== undefined ? { cappedAt } : {}), criteria: listed, sections: found };
+  return score(judge(raw, criteria), limits);
 }
 
-function judge(criterion: Criterion, found: Section[], usedSections: Set<Section>, usedSentences: Set<string>): CriterionResult {
-  const base = { id: criterion.id, title: criterion.title, weight: criterion.weight, advice: criterion.advice };
-  const synonyms = criterion.headings.map((h) => h.toLowerCase());
-  // Of the sections this criterion could claim ("SCOPE OF WORK", then "In scope:"), the first
-  // with real content counts; empty ones are claimed too, so they cannot credit anything else.
-  const candidates = found.filter((s) => s.heading !== "" && !usedSections.has(s) && synonyms.some((syn) => headingMatches(s.heading, syn)));
-  const section = candidates.find((s) => substance(s.content) !== "") ?? candidates[0];
-  if (section) {
-    for (const candidate of candidates) usedSections.add(candidate);
-    const real = substance(section.content);
-    if (real === "") {
-      return { ...base, status: "missing", points: 0, evidence: `"${section.heading}" is there but says nothing (empty, N/A, TBD or a placeholder)` };
+/** The criteria found in a text, before caps and the score. */
+export interface Judgement {
+  criteria: CriterionResult[];
+  required: ReadonlySet<string>;
+  words: number;
+  stuffing: boolean;
+  filler: boolean;
+  /** The text of every span under a label of the criterion, or that proved it (for consistency checks). */
+  textOf: (criterion: string) => string;
+}
+
+export function judge(raw: string, criteria: readonly Criterion[]): Judgement {
+  const index = labelIndex(criteria);
+  const doc = readDocument(raw, index.resolve);
+  const spans = readSpans(doc.sections);
+  const totalWords = spans.reduce((sum, s) => sum + s.words, 0);
+  const fillerWords = spans.filter((s) => s.hollow === "filler").reduce((sum, s) => sum + s.words, 0);
+  const allText = spans.map((s) => s.text).join("\n");
+  const share = vocabularyShare(allText, index.vocabulary);
+
+  const edges = new Map(criteria.map((c) => [c.id, edgesOf(c, spans, index)]));
+  const matched = match(criteria, edges);
+
+  const results = criteria.map((c): CriterionResult => {
+    const base = { id: c.id, title: c.title, weight: c.weight, advice: c.advice };
+    const hit = matched.get(c.id);
+    if (hit) {
+      const span = spans[hit.span]!;
+      const content = span.label === c.id ? sectionText(spans, span) : span.text;
+      const where = hit.rank === 0 ? "" : hit.rank === 1 ? "found without a label: " : `found under "${span.sectionLabel}": `;
+      if (hit.strength === "met") return { ...base, status: "met", points: c.weight, evidence: excerpt(`${where}${hit.found}`), content };
+      const why = hit.rank === 0 ? `"${span.sectionLabel}" is too thin or has no concrete detail: ` : "mentioned in passing: ";
+      return { ...base, status: "partial", points: c.weight / 2, evidence: excerpt(`${why}${span.text}`, 120), content };
     }
-    // Structures are looked for in the content as written: list markers are part of the proof.
-    const structure = findEvidence(section.content, criterion.evidence);
-    const words = wordCount(real);
-    const enough = criterion.evidence.length > 0 ? structure !== undefined || words >= 8 : words >= 3;
-    if (enough) return { ...base, status: "met", points: criterion.weight, evidence: excerpt(structure?.found ?? real), content: real };
-    return { ...base, status: "partial", points: criterion.weight / 2, evidence: `"${section.heading}" is too thin: ${excerpt(real, 80)}`, content: real };
-  }
+    const own = spans.filter((s) => s.label === c.id);
+    const hollow = own.find((s) => s.hollow)?.hollow ?? (own.length > 0 && own.every((s) => negated(s, index.vocabularyOf.get(c.id)!)) ? "negated" : undefined);
+    if (own.length > 0) {
+      const label = own[0]!.sectionLabel;
+      return { ...base, status: "missing", points: 0, evidence: `"${label}" is there but ${HOLLOW_WHY[hollow ?? "placeholder"]}`, ...(hollow ? { hollow } : { hollow: "placeholder" as const }) };
+    }
+    return { ...base, status: "missing", points: 0, evidence: "not found" };
+  });
 
-  const prose = found.filter((s) => !usedSections.has(s)).map((s) => s.content).join("\n");
-  for (const sentence of sentences(prose)) {
-    if (usedSentences.has(sentence) || isNegated(sentence) || wordCount(sentence) < 5) continue;
-    const lower = sentence.toLowerCase();
-    if (!criterion.phrases.some((p) => lower.includes(p.toLowerCase()))) continue;
-    usedSentences.add(sentence);
-    const structure = findEvidence(sentence, criterion.evidence);
-    if (structure) return { ...base, status: "met", points: criterion.weight, evidence: excerpt(sentence), content: sentence };
-    return { ...base, status: "partial", points: criterion.weight / 2, evidence: `mentioned in passing: ${excerpt(sentence, 100)}`, content: sentence };
-  }
-
-  const structure = findEvidence(substance(prose), criterion.evidence.filter((e) => SELF_EVIDENT.includes(e)));
-  if (structure && !usedSentences.has(structure.found)) {
-    usedSentences.add(structure.found);
-    return { ...base, status: "partial", points: criterion.weight / 2, evidence: `found without a heading: ${excerpt(structure.found, 100)}`, content: structure.found };
-  }
-  return { ...base, status: "missing", points: 0, evidence: "not found" };
+  return {
+    criteria: results,
+    required: new Set(criteria.filter((c) => c.required).map((c) => c.id)),
+    words: words(doc.lines.map((l) => l.text).join("\n")).length,
+    stuffing: share.count >= 8 && share.share >= 0.3,
+    filler: totalWords >= 20 && fillerWords / totalWords >= 0.4,
+    textOf: (id) => {
+      const own = spans.filter((s) => s.label === id).map((s) => s.text);
+      const hit = matched.get(id);
+      return [...own, ...(hit && spans[hit.span]!.label !== id ? [spans[hit.span]!.text] : [])].join("\n");
+    },
+  };
 }
 
-function headingMatches(heading: string, synonym: string): boolean {
-  if (heading === synonym) return true;
-  const escaped = synonym.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`(^|[^\\p{L}])${escaped}($|[^\\p{L}])`, "u").test(heading);
+const HOLLOW_WHY: Record<Hollow, string> = {
+  placeholder: "says nothing (empty, N/A, TBD or a placeholder)",
+  template: "holds template text nobody filled in",
+  negated: "says it is not there (negated)",
+  filler: "is filler (lorem ipsum, repeated or meaningless words)",
+  stuffing: "only repeats section names (keyword stuffing)",
+};
+
+/** Caps and the score: what the criteria add up to, limited when the text cannot pass. */
+export function score(j: Judgement, limits: RubricLimits, contradicted: readonly string[] = []): Assessment {
+  const hollowCap = limits.hollowCap ?? limits.shortTextCap;
+  const requiredCap = limits.requiredCap ?? limits.threshold - 0.5;
+  const criteria = j.criteria.map((c) => (contradicted.includes(c.id) && c.status === "met" ? { ...c, status: "partial" as const, points: c.weight / 2, hollow: "contradicted" as const } : c));
+  const raw = round(criteria.reduce((sum, r) => sum + r.points, 0));
+  const unmet = criteria.filter((c) => j.required.has(c.id) && c.status !== "met");
+  const caps: [number, string][] = [];
+  if (j.words < limits.minWords) caps.push([limits.shortTextCap, `the text has ${j.words} words, fewer than ${limits.minWords}`]);
+  if (j.stuffing) caps.push([hollowCap, "the text mostly repeats section names (keyword stuffing)"]);
+  if (j.filler) caps.push([hollowCap, "much of the text is filler (lorem ipsum, repeated or meaningless words)"]);
+  const hollow = unmet.filter((c) => c.hollow);
+  if (hollow.length > 0) caps.push([hollowCap, `${hollow.map((c) => c.title.toLowerCase()).join(", ")} ${hollow.length === 1 ? "is" : "are"} there in name only or contradicted`]);
+  if (unmet.length > 0) caps.push([requiredCap, `required: ${unmet.map((c) => c.title.toLowerCase()).join(", ")}`]);
+  // The lowest cap that applies is reported even when the criteria add up to less: it says why.
+  const cap = caps.sort((a, b) => a[0] - b[0])[0];
+  const final = cap ? Math.min(cap[0], raw) : raw;
+  return {
+    score: final,
+    threshold: limits.threshold,
+    passed: final >= limits.threshold && unmet.length === 0,
+    words: j.words,
+    ...(cap ? { cappedAt: cap[0], capReason: cap[1] } : {}),
+    criteria,
+  };
+}
+
+// ---- spans ---------------------------------------------------------------------------------
+
+function readSpans(sections: readonly Section[]): ReadSpan[] {
+  const spans: ReadSpan[] = [];
+  let opening = true;
+  for (const section of sections) {
+    const lines = section.lines;
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
+      if (line.kind === "item") {
+        // Consecutive items of one list are one span: the list is the proof (steps, scope).
+        const items: Line[] = [line];
+        while (i + 1 < lines.length && lines[i + 1]!.kind === "item" && lines[i + 1]!.block === line.block) items.push(lines[++i]!);
+        const real = items.filter((it) => hollowLine(it.text) === undefined);
+        const text = (real.length ? real : items).map((it) => it.text).join("\n");
+        const hollow = real.length === 0 ? hollowLine(items[0]!.text) : undefined;
+        spans.push(makeSpan(section, text, real.map((it) => it.text), items.every((it) => it.ordered), false, opening, hollow));
+      } else if (line.kind === "code") {
+        spans.push(makeSpan(section, line.text, [], false, true, false, undefined));
+      } else if (GHERKIN_GIVEN.test(line.text)) {
+        // Given / When / Then lines are one scenario: one span, as a list is.
+        const steps: Line[] = [line];
+        while (i + 1 < lines.length && lines[i + 1]!.kind === "text" && lines[i + 1]!.block === line.block && GHERKIN_NEXT.test(lines[i + 1]!.text)) steps.push(lines[++i]!);
+        spans.push(makeSpan(section, steps.map((l) => l.text).join("\n"), [], false, false, opening, undefined));
+      } else {
+        for (const clause of clauses(line.text)) {
+          spans.push(makeSpan(section, clause, [], false, false, opening, hollowLine(clause)));
+          if (spans[spans.length - 1]!.hollow === undefined) opening = false;
+        }
+        continue;
+      }
+      if (spans[spans.length - 1]!.hollow === undefined) opening = false;
+    }
+  }
+  return spans;
+}
+
+const GHERKIN_GIVEN = /^given\b/i;
+const GHERKIN_NEXT = /^(?:given|when|then|and|but)\b/i;
+
+function makeSpan(section: Section, text: string, items: string[], ordered: boolean, code: boolean, opening: boolean, hollow: Hollow | undefined): ReadSpan {
+  const span: ReadSpan = { text, items, ordered: ordered && items.length > 0, code, opening, sectionLabel: section.label, words: words(text).length, ...(section.criterion ? { label: section.criterion } : {}) };
+  if (hollow) return { ...span, hollow };
+  if (code) return span;
+  const hasData = findFact(span, DATA_KINDS) !== undefined;
+  if (isFiller(text, hasData)) return { ...span, hollow: "filler" };
+  return span;
+}
+
+// Sentence ends, and the turns where prose moves from one fact to the next ("..., instead it").
+const SENTENCE_END = /(?<=[.!?])\s+(?=["'(\p{Lu}\d])/u;
+const TURN = /;\s+|,\s+(?=(?:but|however|instead|whereas|while|although)\b)|\s+(?=(?:but instead|but|instead it|instead the|however|because|so that|in order to|as required by|since)\b)/i;
+const ABBREVIATION = /\b(?:e\.g|i\.e|etc|vs|approx|incl|excl|no|nr|fig|ca|mr|mrs|ms|dr|st|v)\.$/i;
+
+export function clauses(text: string): string[] {
+  const sentences: string[] = [];
+  for (const piece of text.split(SENTENCE_END)) {
+    const last = sentences[sentences.length - 1];
+    if (last !== undefined && ABBREVIATION.test(last)) sentences[sentences.length - 1] = `${last} ${piece}`;
+    else sentences.push(piece);
+  }
+  return sentences.flatMap((s) => s.split(TURN)).map((s) => s.trim()).filter((s) => s !== "");
+}
+
+// ---- edges and matching ------------------------------------------------------------------------
+
+function edgesOf(c: Criterion, spans: readonly ReadSpan[], index: LabelIndex): Edge[] {
+  const evidence = c.evidence ?? [];
+  const data = c.data ?? [];
+  const phrases = (c.phrases ?? []).map((p) => p.toLowerCase());
+  const minWords = c.minWords ?? 3;
+  const vocabulary = index.vocabularyOf.get(c.id)!;
+  const edges: Edge[] = [];
+  spans.forEach((span, i) => {
+    if (span.hollow || negated(span, vocabulary)) return;
+    const rank = span.label === c.id ? 0 : span.label === undefined ? 1 : 2;
+    const proof = findFact(span, [...evidence, ...data]);
+    if (rank === 0) {
+      if (proof) edges.push({ span: i, strength: "met", found: span.text, rank });
+      else if (data.length === 0 && contentWords(span.text).length >= Math.min(minWords, 2) && span.words >= minWords) edges.push({ span: i, strength: "met", found: span.text, rank });
+      else if (contentWords(span.text).length > 0) edges.push({ span: i, strength: "partial", found: span.text, rank });
+      return;
+    }
+    const self = findFact(span, evidence);
+    if (self && (span.words >= 2 || DATA_KINDS.includes(self.kind))) {
+      edges.push({ span: i, strength: "met", found: self.found, rank });
+      return;
+    }
+    const lower = span.text.toLowerCase();
+    const phrase = phrases.find((p) => containsPhrase(lower, p));
+    if (!phrase) return;
+    const datum = data.length > 0 ? findFact(span, data) : undefined;
+    const substantive = contentWords(span.text).length >= 4;
+    const strength: Strength = data.length > 0 ? (datum ? "met" : "partial") : substantive ? "met" : "partial";
+    edges.push({ span: i, strength, found: span.text, rank });
+  });
+  return edges.sort((a, b) => a.rank - b.rank || a.span - b.span);
+}
+
+/** A span that denies the criterion; a list only when every item does. */
+function negated(span: ReadSpan, vocabulary: ReadonlySet<string>): boolean {
+  return span.items.length > 0 ? span.items.every((item) => isNegatedFor(item, vocabulary)) : isNegatedFor(span.text, vocabulary);
+}
+
+function containsPhrase(text: string, phrase: string): boolean {
+  let at = text.indexOf(phrase);
+  while (at >= 0) {
+    const before = at === 0 ? " " : text[at - 1]!;
+    const after = text[at + phrase.length] ?? " ";
+    if (!/[\p{L}\p{N}]/u.test(before) && !/[\p{L}\p{N}]/u.test(after)) return true;
+    at = text.indexOf(phrase, at + 1);
+  }
+  return false;
+}
+
+/**
+ * One span per criterion, at most one criterion per span: a bipartite matching found with
+ * augmenting paths, criteria taken required first, then by weight, so a span two criteria could
+ * use goes where it lets the most (and heaviest) be met. Full proofs are matched first; the
+ * criteria left over then take what partial proofs remain.
+ */
+function match(criteria: readonly Criterion[], edges: ReadonlyMap<string, Edge[]>): Map<string, Edge> {
+  const order = [...criteria].sort((a, b) => Number(b.required ?? false) - Number(a.required ?? false) || b.weight - a.weight);
+  const owner = new Map<number, string>();
+  const chosen = new Map<string, Edge>();
+  for (const strength of ["met", "partial"] as const) {
+    const frozen = new Set(owner.keys());
+    for (const c of order) {
+      if (chosen.has(c.id)) continue;
+      augment(c.id, new Set(), strength, frozen, edges, owner, chosen);
+    }
+  }
+  return chosen;
+}
+
+function augment(id: string, seen: Set<number>, strength: Strength, frozen: ReadonlySet<number>, edges: ReadonlyMap<string, Edge[]>, owner: Map<number, string>, chosen: Map<string, Edge>): boolean {
+  for (const edge of edges.get(id)!) {
+    if (edge.strength !== strength || seen.has(edge.span) || frozen.has(edge.span)) continue;
+    seen.add(edge.span);
+    const current = owner.get(edge.span);
+    if (current === undefined || augment(current, seen, strength, frozen, edges, owner, chosen)) {
+      owner.set(edge.span, id);
+      chosen.set(id, edge);
+      return true;
+    }
+  }
+  return false;
+}
+
+// ---- helpers -----------------------------------------------------------------------------------
+
+/** All of a labelled section's real text, for the skeleton a review rewrites. */
+function sectionText(spans: readonly ReadSpan[], span: ReadSpan): string {
+  return spans.filter((s) => s.label === span.label && s.sectionLabel === span.sectionLabel && !s.hollow).map((s) => s.text).join("\n");
+}
+
+export function excerpt(text: string, max = 160): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;

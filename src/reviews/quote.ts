@@ -1,6 +1,7 @@
 import type { QuoteRubric, Service } from "../catalog/types.js";
-import { assess, type CriterionResult } from "./assess.js";
-import { normalize } from "./text.js";
+import { judge, publicCriterion, score, type PublicCriterion } from "./assess.js";
+import { AMOUNT_PATTERN } from "./facts.js";
+import { normalize } from "./formats.js";
 
 /**
  * Quote review: completeness against the statement-of-work rubric, consistency of the numbers,
@@ -18,7 +19,7 @@ export interface QuoteReview {
   threshold: number;
   passed: boolean;
   summary: string;
-  criteria: Omit<CriterionResult, "content">[];
+  criteria: PublicCriterion[];
   consistency: ConsistencyCheck[];
   counterProposal: {
     keep: string[];
@@ -28,32 +29,42 @@ export interface QuoteReview {
   };
 }
 
-const CURRENCY: Record<string, string> = { "€": "EUR", $: "USD", "£": "GBP" };
-const AMOUNT = /(€|\$|£|\b(?:EUR|USD|GBP|CHF)\b)\s?(\d[\d.,' ]*\d|\d)|(\d[\d.,' ]*\d|\d)\s?(€|\$|£|\b(?:EUR|USD|GBP|CHF)\b)/gi;
+const CURRENCY: Record<string, string> = { "€": "EUR", $: "USD", "£": "GBP", EURO: "EUR", EUROS: "EUR", DOLLAR: "USD", DOLLARS: "USD", POUND: "GBP", POUNDS: "GBP" };
 
-/** "42,000", "12.500,00", "1 250" → number; the last separator followed by two digits is decimal. */
+/** "42,000", "12.500,00", "1 250", "42k" → number; the last separator followed by two digits is decimal. */
 export function parseAmount(text: string): number {
-  const compact = text.replace(/[' ]/g, "");
-  const decimal = /[.,](\d{2})$/.exec(compact);
-  const whole = (decimal ? compact.slice(0, -3) : compact).replace(/[.,]/g, "");
-  return Number(whole) + (decimal ? Number(decimal[1]) / 100 : 0);
+  const scale = /k$/i.test(text.trim()) ? 1000 : /m$/i.test(text.trim()) ? 1_000_000 : 1;
+  const compact = text.replace(/[' kKmM]/g, "");
+  const decimal = /[.,](\d{1,2})$/.exec(compact);
+  const whole = (decimal ? compact.slice(0, -decimal[0].length) : compact).replace(/[.,]/g, "");
+  return (Number(whole) + (decimal ? Number(decimal[1]) / 10 ** decimal[1]!.length : 0)) * scale;
 }
 
-function amounts(text: string): { currency: string; value: number; line: string }[] {
-  const out: { currency: string; value: number; line: string }[] = [];
-  for (const line of text.split("\n")) {
-    for (const m of line.matchAll(AMOUNT)) {
-      const symbol = (m[1] ?? m[4] ?? "").toUpperCase();
-      out.push({ currency: CURRENCY[symbol] ?? symbol, value: parseAmount(m[2] ?? m[3] ?? "0"), line });
+interface Amount {
+  currency: string;
+  value: number;
+  line: string;
+}
+
+/** Amounts with the part of the text they stand in: a line, or a piece of one ("design EUR 6,000; build ..."). */
+function amounts(text: string): Amount[] {
+  const out: Amount[] = [];
+  for (const line of text.split(/\n|;\s*|\s\|\s|,\s+(?=\D)|\.\s+/)) {
+    for (const m of line.matchAll(AMOUNT_PATTERN)) {
+      const symbol = m[0].replace(/[\d.,' ]|\b[kKmM]\b/g, "").trim().toUpperCase();
+      out.push({ currency: CURRENCY[symbol] ?? symbol, value: parseAmount(m[1] ?? m[2] ?? "0"), line });
     }
   }
   return out;
 }
 
-function consistency(text: string, criteria: CriterionResult[]): ConsistencyCheck[] {
+const TOTAL = /\b(?:total|sum|grand total|in total|total price|total fee)\b/i;
+const NOT_AN_ITEM = /\b(?:total|subtotal|sub-total|vat|tax|btw|mwst|discount|per (?:day|hour|month|week|year)|a (?:day|month|year)|daily|hourly|monthly|rate|each|deposit|instal?ments?)\b|\/(?:day|h|hour|month)\b|%/i;
+
+/** Line items against the total, payment shares against 100%, and a single currency. */
+export function consistency(all: string, priceText: string, paymentText: string): ConsistencyCheck[] {
   const checks: ConsistencyCheck[] = [];
-  const all = amounts(text);
-  const currencies = [...new Set(all.map((a) => a.currency))];
+  const currencies = [...new Set(amounts(all).map((a) => a.currency))];
   if (currencies.length > 0) {
     checks.push({
       check: "currency",
@@ -61,39 +72,51 @@ function consistency(text: string, criteria: CriterionResult[]): ConsistencyChec
       message: currencies.length === 1 ? `All amounts are in ${currencies[0]}.` : `Amounts mix currencies (${currencies.join(", ")}): ask for one currency or a stated exchange rate.`,
     });
   }
-  const priceSection = criteria.find((c) => /price|cost|fee/.test(c.id) && c.content)?.content;
-  if (priceSection) {
-    const lines = amounts(priceSection);
-    const totals = lines.filter((a) => /\btotal\b/i.test(a.line));
-    const items = lines.filter((a) => !/\b(?:total|subtotal|vat|tax|per (?:day|hour|month))\b|%/i.test(a.line));
-    if (totals.length > 0 && items.length >= 2) {
-      const sum = Math.round(items.reduce((s, a) => s + a.value, 0) * 100) / 100;
-      const total = totals[totals.length - 1]!.value;
-      checks.push({
-        check: "total",
-        ok: Math.abs(sum - total) < 0.01,
-        message: Math.abs(sum - total) < 0.01 ? `The line items add up to the total (${total}).` : `The line items add up to ${sum}, but the total says ${total}: ask which is right.`,
-      });
-    }
+  const lines = amounts(priceText);
+  // The total the items should add up to: a subtotal when there is one (VAT comes after it),
+  // else a total that is not the amount including VAT.
+  const totals = lines.filter((a) => /\bsub-?total\b/i.test(a.line)).concat(lines.filter((a) => TOTAL.test(a.line) && !/\bsub-?total\b|\bincl/i.test(a.line)));
+  const seenLines = new Set<string>();
+  const items = lines.filter((a) => {
+    if (NOT_AN_ITEM.test(a.line) || seenLines.has(a.line)) return false;
+    seenLines.add(a.line);
+    return true;
+  }).map((a) => lastAmountOf(lines, a.line));
+  if (totals.length > 0 && items.length >= 2) {
+    const sum = Math.round(items.reduce((s, a) => s + a.value, 0) * 100) / 100;
+    const total = totals[0]!.value;
+    const ok = Math.abs(sum - total) < 1;
+    checks.push({
+      check: "total",
+      ok,
+      message: ok ? `The line items add up to the total (${total}).` : `The line items add up to ${sum}, but the total says ${total}: ask which is right.`,
+    });
   }
-  const paymentSection = criteria.find((c) => /payment/.test(c.id) && c.content)?.content;
-  if (paymentSection) {
-    const shares = [...paymentSection.matchAll(/\b(\d{1,3}(?:[.,]\d+)?)\s?%/g)].map((m) => Number(m[1]!.replace(",", ".")));
-    if (shares.length >= 2) {
-      const sum = Math.round(shares.reduce((s, n) => s + n, 0) * 100) / 100;
-      checks.push({
-        check: "payment-shares",
-        ok: sum === 100,
-        message: sum === 100 ? "The payment instalments add up to 100%." : `The payment instalments add up to ${sum}%, not 100%: ask for the missing or extra share.`,
-      });
-    }
+  const shares = [...paymentText.matchAll(/\b(\d{1,3}(?:[.,]\d+)?)\s?(?:%|percent\b)/gi)].map((m) => Number(m[1]!.replace(",", ".")));
+  if (shares.length >= 2) {
+    const sum = Math.round(shares.reduce((s, n) => s + n, 0) * 100) / 100;
+    checks.push({
+      check: "payment-shares",
+      ok: sum === 100,
+      message: sum === 100 ? "The payment instalments add up to 100%." : `The payment instalments add up to ${sum}%, not 100%: ask for the missing or extra share.`,
+    });
   }
   return checks;
 }
 
+/** "40 days × EUR 900 = EUR 36,000": the line's last amount is what it costs. */
+function lastAmountOf(lines: Amount[], line: string): Amount {
+  return lines.filter((a) => a.line === line).at(-1)!;
+}
+
 export function reviewQuote(quoteText: string, rubric: QuoteRubric, services: ReadonlyMap<string, Service>, serviceUrl: (id: string) => string): QuoteReview {
-  const result = assess(quoteText, rubric.criteria, rubric);
-  const checks = consistency(normalize(quoteText), result.criteria);
+  const found = judge(quoteText, rubric.criteria);
+  const priceId = rubric.criteria.find((c) => /price|cost|fee/.test(c.id))?.id;
+  const paymentId = rubric.criteria.find((c) => /payment/.test(c.id))?.id;
+  const checks = consistency(normalize(quoteText), priceId ? found.textOf(priceId) : "", paymentId ? found.textOf(paymentId) : "");
+  // Numbers that do not add up make the price (or the payment terms) unreliable: it cannot be signed.
+  const contradicted = checks.filter((c) => !c.ok).map((c) => (c.check === "payment-shares" ? paymentId : priceId)).filter((id): id is string => id !== undefined);
+  const result = score(found, rubric, contradicted);
   const byId = new Map(rubric.criteria.map((c) => [c.id, c]));
   const lacking = result.criteria.filter((c) => c.status !== "met");
   const related = [...new Set(lacking.flatMap((c) => byId.get(c.id)!.services))].flatMap((id) => {
@@ -105,14 +128,14 @@ export function reviewQuote(quoteText: string, rubric: QuoteRubric, services: Re
     `Completeness ${result.score}/10 (threshold ${result.threshold}): ${result.passed ? "the quote covers what a statement of work needs" : "the quote leaves important terms open"}.`,
     lacking.length ? `Missing or vague: ${lacking.map((c) => c.title.toLowerCase()).join(", ")}.` : "",
     problems.length ? `Numbers to check: ${problems.map((p) => p.message).join(" ")}` : "",
-    result.cappedAt !== undefined ? `The text has ${result.words} words, fewer than ${rubric.minWords}: the score is capped at ${result.cappedAt}.` : "",
+    result.cappedAt !== undefined ? `The score is capped at ${result.cappedAt}: ${result.capReason}.` : "",
   ].filter(Boolean).join(" ");
   return {
     score: result.score,
     threshold: result.threshold,
     passed: result.passed,
     summary,
-    criteria: result.criteria.map(({ content: _content, ...rest }) => rest),
+    criteria: result.criteria.map(publicCriterion),
     consistency: checks,
     counterProposal: {
       keep: result.criteria.filter((c) => c.status === "met").map((c) => `${c.title}: ${c.evidence}`),

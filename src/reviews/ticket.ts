@@ -1,5 +1,5 @@
 import type { TicketRubric, TicketType } from "../catalog/types.js";
-import { assess, type CriterionResult } from "./assess.js";
+import { assess, publicCriterion, type PublicCriterion } from "./assess.js";
 
 /**
  * Ticket review: the rubric of the ticket's type (given, or inferred from the wording), a rating
@@ -18,7 +18,7 @@ export interface TicketReview {
   type: TicketType;
   typeInferred: boolean;
   summary: string;
-  criteria: Omit<CriterionResult, "content">[];
+  criteria: PublicCriterion[];
   skeleton: string;
 }
 
@@ -47,7 +47,7 @@ export function reviewTicket(input: TicketInput, rubric: TicketRubric): TicketRe
   const summary = [
     `Rated ${result.score}/10 as a ${type} ticket${input.type ? "" : " (type inferred from the wording)"}; ${result.passed ? "ready to work on" : `below the threshold of ${result.threshold}`}.`,
     lacking.length ? `To improve: ${lacking.map((c) => `${c.title.toLowerCase()} (${c.status})`).join(", ")}.` : "Every criterion is met.",
-    result.cappedAt !== undefined ? `The text has ${result.words} words, fewer than ${rubric.minWords}: the rating is capped at ${result.cappedAt}.` : "",
+    result.cappedAt !== undefined ? `The rating is capped at ${result.cappedAt}: ${result.capReason}.` : "",
   ].filter(Boolean).join(" ");
 
   const skeleton = spec.criteria
@@ -66,7 +66,7 @@ export function reviewTicket(input: TicketInput, rubric: TicketRubric): TicketRe
     type,
     typeInferred: input.type === undefined,
     summary,
-    criteria: result.criteria.map(({ content: _content, ...rest }) => rest),
+    criteria: result.criteria.map(publicCriterion),
     skeleton,
   };
 }

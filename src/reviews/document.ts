@@ -1,0 +1,314 @@
+import { Lexer, type Token, type Tokens } from "marked";
+import { prepare } from "./formats.js";
+import { hollowLine } from "./quality.js";
+
+/**
+ * A pasted ticket or quote as labelled sections of lines. The Markdown lexer (marked) finds
+ * headings, lists, code blocks, quotes and tables; labels written inside paragraphs are found
+ * line by line: "Expected result: ...", "**Steps:**", "SCOPE", "2. Scope: ...", "Scope | ...".
+ * A label names a criterion when the rubric knows it; unknown labels still end the section
+ * before them, so their content is read as prose.
+ */
+export type LineKind = "text" | "item" | "code" | "cell";
+
+export interface Line {
+  text: string;
+  kind: LineKind;
+  /** For items: part of a numbered list. */
+  ordered?: boolean;
+  /** The block (paragraph, list, code block, table) the line belongs to. */
+  block: number;
+}
+
+export interface Section {
+  /** The label as written, cleaned ("expected result"); empty for text before any label. */
+  label: string;
+  /** The criterion the label names, when the rubric knows it. */
+  criterion?: string;
+  lines: Line[];
+}
+
+/** Names the criterion a cleaned label stands for, if any. */
+export type LabelResolver = (label: string) => string | undefined;
+
+export interface ReadDocument {
+  sections: Section[];
+  /** Every line in order, labels left out. */
+  lines: Line[];
+}
+
+const MAX_LABEL_WORDS = 10;
+const HTML_TAG = /<\/?(?:div|p|br|span|img|a|details|summary|b|i|u|s|strong|em|table|thead|tbody|tr|td|th|ul|ol|li|h[1-6]|pre|code|sub|sup|kbd|hr|input|blockquote|font|center)\b[^>]*>/gi;
+
+export function readDocument(raw: string, resolve: LabelResolver): ReadDocument {
+  const builder = new SectionBuilder(resolve);
+  walk(Lexer.lex(prepare(raw), { gfm: true }), builder);
+  return builder.result();
+}
+
+function walk(tokens: readonly Token[], out: SectionBuilder): void {
+  for (const token of tokens) {
+    switch (token.type) {
+      case "heading":
+        out.heading((token as Tokens.Heading).text);
+        break;
+      case "paragraph":
+      case "text":
+        out.paragraph(token.raw);
+        break;
+      case "list":
+        list(token as Tokens.List, out);
+        break;
+      case "code":
+        out.code((token as Tokens.Code).text);
+        break;
+      case "blockquote":
+        walk((token as Tokens.Blockquote).tokens, out);
+        break;
+      case "table": {
+        const table = token as Tokens.Table;
+        out.table([table.header.map((c) => c.text), ...table.rows.map((r) => r.map((c) => c.text))]);
+        break;
+      }
+      case "html":
+        // Template comments (<!-- ... -->) and HTML tags are not the author's words; a template's
+        // "<describe what happened>" is kept, to be read as the placeholder it is.
+        out.paragraph(token.raw.replace(/<!--[\s\S]*?(?:-->|$)/g, "").replace(HTML_TAG, " "));
+        break;
+      default:
+        // space, hr, def: nothing to read, but they end an inline label's reach.
+        out.endBlock();
+    }
+  }
+}
+
+function list(token: Tokens.List, out: SectionBuilder): void {
+  out.endBlock();
+  for (const item of token.items) {
+    const [first, ...rest] = item.tokens.filter((t) => t.type !== "checkbox");
+    const head = first && (first.type === "text" || first.type === "paragraph") ? first.raw : "";
+    // A line after an item that is a label of its own ("2. Click Pay\nExpected: ...") is lazily
+    // continued into the item by Markdown; here it starts its section again.
+    out.listItem(head.split("\n"), token.ordered, item.task ? item.checked === true : undefined);
+    walk(first && head === "" ? [first, ...rest] : rest, out);
+  }
+  out.endBlock();
+}
+
+class SectionBuilder {
+  private readonly sections: Section[] = [{ label: "", lines: [] }];
+  private readonly lines: Line[] = [];
+  /** The section a heading opened; an inline label's section lasts until its block ends. */
+  private outer: Section = this.sections[0]!;
+  private inline = false;
+  private block = 0;
+
+  constructor(private readonly resolve: LabelResolver) {}
+
+  result(): ReadDocument {
+    return { sections: this.sections.filter((s) => s.lines.length > 0 || s.label !== ""), lines: this.lines };
+  }
+
+  heading(text: string): void {
+    this.endBlock();
+    const inline = inlineLabel(text, this.resolve);
+    if (inline?.rest) {
+      this.open(inline.label, false);
+      this.add(inline.rest, "text");
+      return;
+    }
+    this.open(cleanLabel(text), true);
+  }
+
+  paragraph(raw: string): void {
+    this.endBlock();
+    for (const line of raw.split("\n")) this.textLine(line);
+    this.endBlock();
+  }
+
+  code(text: string): void {
+    this.endBlock();
+    if (text.trim() !== "") this.add(text, "code");
+    this.endBlock();
+  }
+
+  table(rows: string[][]): void {
+    this.endBlock();
+    for (const cells of rows) this.row(cells.map((c) => c.trim()));
+    this.endBlock();
+  }
+
+  item(text: string, ordered: boolean, checked: boolean | undefined): void {
+    const inline = inlineLabel(text, this.resolve);
+    if (inline && (inline.rest || inline.known)) {
+      this.open(inline.label, inline.rest === "");
+      if (inline.rest) this.add(inline.rest, "text");
+      return;
+    }
+    // A numbered line that is a known section name ("4. Payment terms") is a heading.
+    if (ordered && isKnownBare(text, this.resolve)) {
+      this.open(cleanLabel(text), true);
+      return;
+    }
+    this.add(checked === undefined ? text : `${checked ? "[x]" : "[ ]"} ${text}`, "item", ordered);
+  }
+
+  /**
+   * An item's lines: continuation lines belong to it ("Given ...\n When ...\n Then ..."), but
+   * for a label. An item that is itself a section name ("9. ACCEPTANCE PROCEDURE") is a heading,
+   * and the lines under it are its text.
+   */
+  listItem(lines: string[], ordered: boolean, checked: boolean | undefined): void {
+    const [first, ...more] = lines.map((l) => l.trim());
+    const heading = (ordered && isKnownBare(first!, this.resolve)) || (more.length > 0 && standaloneLabel(first!, this.resolve) !== undefined);
+    if (heading) {
+      this.open(cleanLabel(first!), true);
+      for (const line of more) this.textLine(line);
+      return;
+    }
+    const labelAt = more.findIndex((l) => inlineLabel(l, this.resolve)?.known === true);
+    const own = labelAt < 0 ? more : more.slice(0, labelAt);
+    this.item([first!, ...own].filter((l) => l !== "").join("\n"), ordered, checked);
+    if (labelAt >= 0) for (const line of more.slice(labelAt)) this.textLine(line);
+  }
+
+  endBlock(): void {
+    this.block++;
+    if (this.inline) {
+      this.inline = false;
+      // Back to the heading's section: text after a blank line belongs to it again.
+      const resumed: Section = { ...this.outer, lines: [] };
+      this.sections.push(resumed);
+      this.outer = resumed;
+    }
+  }
+
+  private textLine(raw: string): void {
+    const line = raw.trim();
+    if (line === "") {
+      this.endBlock();
+      return;
+    }
+    const listMarker = /^(?:(\d{1,2})[.)]|[-*•+]|\(?[a-z]\))\s+(\S.*)$/i.exec(line);
+    if (listMarker && !/^\d{1,2}\.\d/.test(line)) {
+      this.item(listMarker[2]!, listMarker[1] !== undefined, undefined);
+      return;
+    }
+    if (/^step\s*\d+\s*[:.)-]\s*\S/i.test(line)) {
+      this.add(line.replace(/^step\s*\d+\s*[:.)-]\s*/i, ""), "item", true);
+      return;
+    }
+    if (line.includes("|")) {
+      const cells = line.replace(/^\||\|$/g, "").split("|").map((c) => c.trim());
+      if (cells.length >= 2 && cells.every((c) => c.length < 300)) {
+        this.row(cells);
+        return;
+      }
+    }
+    const inline = inlineLabel(line, this.resolve);
+    if (inline && (inline.rest === "" || inline.known)) {
+      this.open(inline.label, inline.rest === "");
+      if (inline.rest) this.add(inline.rest, "text");
+      return;
+    }
+    const standalone = standaloneLabel(line, this.resolve);
+    if (standalone !== undefined) {
+      this.open(standalone, true);
+      return;
+    }
+    this.add(line, "text");
+  }
+
+  /** "Scope | We build ..." credits the scope; any other row is a line of cells. */
+  private row(cells: string[]): void {
+    const [first, ...rest] = cells.filter((c) => c !== "" && !/^:?-{3,}:?$/.test(c));
+    if (first === undefined) return;
+    const label = cleanLabel(first);
+    if (rest.length > 0 && wordsOf(label) <= MAX_LABEL_WORDS && this.resolve(label) !== undefined) {
+      this.open(label, false);
+      this.add(rest.join(" | "), "cell");
+      this.closeInline();
+      return;
+    }
+    this.add([first, ...rest].join(" | "), "cell");
+  }
+
+  private closeInline(): void {
+    if (!this.inline) return;
+    this.inline = false;
+    const resumed: Section = { ...this.outer, lines: [] };
+    this.sections.push(resumed);
+    this.outer = resumed;
+  }
+
+  private open(label: string, heading: boolean): void {
+    const criterion = this.resolve(label);
+    const section: Section = { label, ...(criterion !== undefined ? { criterion } : {}), lines: [] };
+    this.sections.push(section);
+    if (heading) {
+      this.outer = section;
+      this.inline = false;
+    } else this.inline = true;
+  }
+
+  private add(text: string, kind: LineKind, ordered?: boolean): void {
+    const line: Line = { text, kind, block: this.block, ...(ordered !== undefined && kind === "item" ? { ordered } : {}) };
+    this.sections[this.sections.length - 1]!.lines.push(line);
+    this.lines.push(line);
+  }
+}
+
+/** Lower case, without numbering, emphasis, '#', 'e.g.' remarks or trailing ':' and '?'. */
+export function cleanLabel(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/\((?:e\.g\.|optional|required)[^)]*\)/g, " ")
+    .replace(/^\s*(?:\d+(?:\.\d+)*[.)]?|[a-z][.)]|[ivx]+[.)])\s+/, "")
+    .replace(/[*_`#:?!.]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+function wordsOf(text: string): number {
+  return text === "" ? 0 : text.split(" ").length;
+}
+
+/**
+ * "Expected result: the order is placed", "**Env:** Chrome 126", "2. Scope: ...". The label part
+ * is short and starts with a letter; a time ("10:30") or a URL ("https://") is not a label.
+ */
+function inlineLabel(line: string, resolve: LabelResolver): { label: string; rest: string; known: boolean } | undefined {
+  const m = /^(?:\d+(?:\.\d+)*[.)]?\s+)?[*_]{0,2}([\p{L}][\p{L}\p{N} /&'’(),.-]{0,60}?)[*_]{0,2}\s*[:：]\s*[*_]{0,2}(?!\/\/)\s*(.*)$/u.exec(line.trim());
+  if (!m) return undefined;
+  const label = cleanLabel(m[1]!);
+  if (label === "" || wordsOf(label) > MAX_LABEL_WORDS) return undefined;
+  const rest = m[2]!.replace(/^[*_]{1,2}\s*/, "").trim();
+  // An unknown label with text after it is prose ("Note: ..."); alone on its line it is a heading.
+  const known = resolve(label) !== undefined;
+  if (!known && rest !== "") return undefined;
+  if (!known && wordsOf(label) > 6) return undefined;
+  return { label, rest, known };
+}
+
+/** A line that is a label by its form: bold alone, ALL CAPS, or a known name on its own. */
+function standaloneLabel(line: string, resolve: LabelResolver): string | undefined {
+  const bold = /^(?:\*\*|__)(.+?)(?:\*\*|__)$|^[*_]([^*_]+)[*_]$/.exec(line);
+  if (bold) {
+    const label = cleanLabel(bold[1] ?? bold[2]!);
+    if (wordsOf(label) <= MAX_LABEL_WORDS && !/[.!]$/.test((bold[1] ?? bold[2]!).trim())) return label;
+  }
+  const letters = line.replace(/[^\p{L}]/gu, "");
+  if (hollowLine(line) !== undefined) return undefined;
+  if (letters.length >= 3 && letters === letters.toUpperCase() && /\p{Lu}/u.test(letters) && wordsOf(cleanLabel(line)) <= 8 && !/[.!?]$/.test(line)) {
+    return cleanLabel(line);
+  }
+  if (isKnownBare(line, resolve)) return cleanLabel(line);
+  return undefined;
+}
+
+/** "Scope", "4. Payment terms", "What happened?": short, no sentence end, and a known name. */
+function isKnownBare(line: string, resolve: LabelResolver): boolean {
+  if (/[.!]$/.test(line.trim())) return false;
+  const label = cleanLabel(line);
+  return wordsOf(label) > 0 && wordsOf(label) <= MAX_LABEL_WORDS && resolve(label) !== undefined;
+}

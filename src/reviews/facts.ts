@@ -1,0 +1,138 @@
+import type { Evidence } from "../catalog/types.js";
+
+/**
+ * Facts recognised by what they are, with or without a label: versions, platforms, URLs, stack
+ * traces and log lines, step sequences, "should"/"instead" sentences (the discourse patterns of
+ * Chaparro et al.), Given/When/Then, questions, user stories, amounts, dates, durations and
+ * percentages. Each detector returns the text that proves it, or undefined. Every pattern is
+ * anchored on a word or bounded in length, so a detector is linear in its input.
+ */
+const MONTH = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?";
+const CURRENCY_SIGN = "(?:€|\\$|£|\\b(?:EUR|USD|GBP|CHF|AUD|CAD|SEK|NOK|DKK|PLN)\\b|\\beuros?\\b|\\bdollars?\\b|\\bpounds?\\b)";
+const NUMBER = "\\d[\\d.,' ]*\\d(?:\\s?[kKmM]\\b)?|\\d(?:\\s?[kKmM]\\b)?";
+export const AMOUNT_PATTERN = new RegExp(`${CURRENCY_SIGN}\\s?(${NUMBER})|(${NUMBER})\\s?${CURRENCY_SIGN}`, "gi");
+
+const PLATFORMS =
+  "chrome|chromium|firefox|safari|edge|opera|brave|internet explorer|ie ?11|webview|ios|ipados|android|windows|macos|mac os|os x|linux|ubuntu|debian|fedora|centos|rhel|alpine|iphone|ipad|pixel|samsung|galaxy|huawei|xiaomi|oneplus|node(?:\\.js)?|deno|python|java|jdk|jre|\\.net|dotnet|php|ruby|go|rust|postgres(?:ql)?|mysql|mariadb|mongodb|redis|kafka|docker|kubernetes|k8s|helm|terraform|nginx|apache|tomcat|react|angular|vue|next\\.js|django|rails|spring|laravel|electron|aws|azure|gcp|heroku|vercel";
+const ENVIRONMENTS = "production|prod|staging|stage|pre-?prod|acceptance|uat|sandbox|test environment|qa environment|dev environment|localhost|on-prem(?:ises)?|self-hosted|tenant|desktop app|mobile app|web app";
+
+const ACTION_VERBS =
+  "open|go|navigate|scan|swipe|long-press|visit|browse|click|tap|press|select|choose|pick|enter|type|fill|paste|upload|download|submit|save|log ?in|login|log ?out|sign ?in|sign ?out|sign up|register|create|add|remove|delete|edit|change|set|switch|toggle|enable|disable|turn|run|execute|call|send|post|request|start|restart|stop|install|uninstall|update|upgrade|deploy|import|export|refresh|reload|scroll|drag|drop|hover|search|filter|sort|apply|checkout|pay|book|cancel|close|wait|use|make|invite|share|print|attach|connect|disconnect|trigger|schedule|configure|resize|rotate|zoom|copy|move|rename|load";
+const PAST_ACTIONS =
+  "opened|went|navigated|scanned|swiped|visited|clicked|tapped|pressed|selected|chose|entered|typed|filled|pasted|uploaded|downloaded|submitted|saved|logged|signed|registered|created|added|removed|deleted|edited|changed|set|switched|toggled|enabled|disabled|turned|ran|executed|called|sent|posted|requested|started|restarted|stopped|installed|updated|upgraded|deployed|imported|exported|refreshed|reloaded|scrolled|dragged|searched|filtered|sorted|applied|paid|booked|cancelled|canceled|closed|waited|used|made|invited|shared|printed|attached|connected|triggered|scheduled|configured|copied|moved|renamed|tried|loaded";
+
+const RE = {
+  version: new RegExp(
+    [
+      "\\bv\\d+(?:\\.\\d+)+(?:[-+][\\w.]+)?\\b",
+      "\\b\\d+\\.\\d+\\.\\d+(?:\\.\\d+)?(?:[-+][\\w.]+)?\\b",
+      "\\b(?:version|ver\\.?|build|release|rev|revision|commit|sha|tag|app|sdk|api|plugin|package|firmware|patch)\\s*:?\\s*#?v?(?:\\d+(?:\\.\\d+)*|[0-9a-f]{7,40})\\b",
+      `\\b(?:${PLATFORMS})\\s+v?\\d+(?:\\.\\d+)*\\b`,
+    ].join("|"),
+    "i",
+  ),
+  platform: new RegExp(`\\b(?:${PLATFORMS}|${ENVIRONMENTS})\\b`, "i"),
+  url: /\bhttps?:\/\/[^\s)>\]]+|(?:^|\s)\/[a-z0-9_-]+(?:\/[a-z0-9_{}:.-]+)+\/?(?=[\s,.;)]|$)|\b[\w-]+\.(?:ts|js|tsx|jsx|py|java|go|rb|php|cs|kt|swift|yaml|yml|json|sql|tf|sh)\b(?::\d+)?/i,
+  stackTrace:
+    /Traceback \(most recent call last\)|^\s*at [\w$.<>[\]/]+ ?\(?[^\n]*:\d+(?::\d+)?\)?\s*$|\bat [\w$.<>]+ \([^()\n]*:\d+(?::\d+)?\)|\bFile "[^"\n]+", line \d+|\b\w+(?:Error|Exception)\b:?[^\n]*\n\s+at\b|\bpanic: |\bgoroutine \d+ \[/m,
+  log: /^\s*\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|^\s*\[?\d{2}:\d{2}:\d{2}|\b(?:ERROR|WARN(?:ING)?|FATAL|CRITICAL|SEVERE)\b[\s:\]]|^\s*\[(?:error|warn|warning|fatal|info|debug)\]|\b(?:level|severity)=(?:error|warn|fatal)\b/im,
+  errorMessage:
+    /\b(?:HTTP|status(?: code)?|error code|response(?: code)?)\s*:?\s*[1-5]\d\d\b|\b[45]\d\d\s+(?:error|internal server error|bad request|not found|forbidden|unauthori[sz]ed|bad gateway|service unavailable|gateway time-?out|conflict|too many requests|unprocessable)\b|\b[A-Z][a-zA-Z]*(?:Error|Exception|Fault)\b|\b(?:ORA|SQLSTATE|ERR|E)[-_ ]?\d{3,}\b|\berror(?: message)?\s*[:"“'«]|["“'«][^"”'»\n]{0,120}\b(?:error|failed|failure|invalid|unable|cannot|can't|not found|denied|timed? ?out|went wrong|unexpected|exception|refused|rejected|forbidden|unavailable)\b[^"”'»\n]{0,120}["”'»]/,
+  code: /```[\s\S]+?```|`[^`\n]{3,}`/,
+  givenWhenThen: /\bgiven\b[\s\S]{0,400}?\bwhen\b[\s\S]{0,400}?\bthen\b/i,
+  expectedWording:
+    /\b(?:should(?:n't| not)?|expected|expecting|expect(?:s|ed)? (?:it|that|to|the|a)|would expect|supposed to|ought to|instead of|used to|as (?:it did|before|in (?:version|v?\d))|worked (?:fine |correctly |as expected )?(?:in|on|before|until|with)|needs? to (?:show|return|be|display|stay|keep)|must (?:show|return|be|display|stay|keep|not))\b/i,
+  observedWording:
+    /\b(?:does(?:n't| not)|did(?:n't| not)|is(?:n't| not)|are(?:n't| not)|was(?:n't| not)|won't|can't|cannot|could(?:n't| not)|never|no longer|fails?|failed|failing|failure|errors?|crash(?:es|ed|ing)?|freez(?:es|ing)|froze|hangs?|hung|stuck|broken|breaks|wrong|incorrect(?:ly)?|missing|disappear(?:s|ed)?|blank|empty|nothing happens|times? out|timed out|timeout|throws?|thrown|returns?|returned|shows?|showed|shown|displays?|displayed|got|instead|duplicates?|duplicated|twice|ignored|rejected|spins?|spinner|loops?|redirects?|null|undefined|NaN)\b/i,
+  question: /[^.!?\n]{12,}\?(?:\s|$)/,
+  userStory: /\bas an? [\p{L}\s-]{2,60}?,? (?:i|we) (?:want|need|would like|wish|can)\b/iu,
+  soThat: /\bso that\b|\bin order to\b|\bbecause\b/i,
+  checklist: /\[[ xX]\]/,
+  amount: AMOUNT_PATTERN,
+  percentage: /\b\d{1,3}(?:[.,]\d+)?\s?(?:%|percent\b)/i,
+  date: new RegExp(
+    `\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b\\d{1,2}[./]\\d{1,2}[./]\\d{2,4}\\b|\\b${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?\\b|\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH}|\\b${MONTH}\\s+\\d{4}\\b|\\bQ[1-4]\\s*\\d{4}\\b|\\b(?:week|sprint|month)\\s+\\d+\\b|\\b(?:monday|tuesday|wednesday|thursday|friday|end of (?:the )?(?:week|month|quarter|year|sprint)|next (?:week|month|sprint|release))\\b`,
+    "i",
+  ),
+  duration: /\b\d+(?:[.,]\d+)?\s*(?:-|–|to)?\s*\d*\s*(?:business |working |calendar |man[- ]|person[- ])?(?:hours?|hrs?|days?|weeks?|wks?|months?|years?|sprints?|story points?|points|sp)\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|sixty|ninety)\s+(?:business |working |calendar )?(?:days?|weeks?|months?|years?|sprints?)\b/i,
+  trigger:
+    /\b(?:every time|each time|whenever|reproducible|reproduces|reproduced|reproduce (?:it|this) by|can be reproduced|always happens|only happens|happens (?:when|if|on|after|for|with)|as soon as (?:i|you|we|a user|the user|someone)|consistently|100% of the time|(?:\d+|ten|five) (?:out )?of (?:\d+|ten|five)(?: tries| attempts| times)?)\b/i,
+};
+
+const IMPERATIVE_START = new RegExp(`^(?:then |and |now |first,? |next,? |finally,? |please )?(?:${ACTION_VERBS})\\b`, "i");
+const ACTION_ANYWHERE = new RegExp(`\\b(?:${ACTION_VERBS}|${PAST_ACTIONS})\\b`, "gi");
+const I_PAST = new RegExp(`\\b(?:i|we|you|user|they)\\s+(?:then\\s+|first\\s+|just\\s+)?(?:${PAST_ACTIONS})\\b`, "gi");
+
+/** Does one line read like an instruction ("Open Settings", "Click Pay")? */
+export function isAction(line: string): boolean {
+  return IMPERATIVE_START.test(line.trim());
+}
+
+/**
+ * A step sequence: numbered items, action items, "Open X, click Y, then Z", "I opened X and
+ * clicked Y", or a precise trigger ("every time an order has a gift card").
+ */
+function steps(text: string, items: readonly string[], ordered: boolean): string | undefined {
+  if (items.length >= 2 && (ordered || items.filter(isAction).length >= 2)) return items.slice(0, 3).join(" / ");
+  // "How: open Expenses, tap + then Scan": a label the rubric does not know is not a step.
+  const flat = text.replace(/\s+/g, " ").replace(/^[\p{L} ]{1,24}:\s+/u, "");
+  if (isAction(flat) && (flat.match(ACTION_ANYWHERE) ?? []).length >= 2 && /,|\bthen\b|\band\b|→|->|>/.test(flat)) return flat;
+  if ((flat.match(I_PAST) ?? []).length >= 2 || ((flat.match(I_PAST) ?? []).length >= 1 && (flat.match(ACTION_ANYWHERE) ?? []).length >= 3)) return flat;
+  const trigger = RE.trigger.exec(flat);
+  if (trigger && flat.split(" ").length >= 6) return flat;
+  return undefined;
+}
+
+export interface Span {
+  /** The text to read: a clause, a list's items joined by new lines, or a code block. */
+  text: string;
+  /** The items, when the span is a list. */
+  items: readonly string[];
+  ordered: boolean;
+  code: boolean;
+  /** The span opens the document (its first substantive line). */
+  opening: boolean;
+}
+
+const DETECTORS: Record<Evidence, (span: Span) => string | undefined> = {
+  "numbered-list": (s) => (s.ordered && s.items.length >= 2 ? s.items.slice(0, 3).join(" / ") : undefined),
+  "bullet-list": (s) => (s.items.length >= 2 ? s.items.slice(0, 3).join(" / ") : undefined),
+  steps: (s) => (s.code ? undefined : steps(s.text, s.items, s.ordered)),
+  "given-when-then": (s) => match(s.text, RE.givenWhenThen),
+  checklist: (s) => (s.items.some((i) => RE.checklist.test(i)) ? s.items.slice(0, 3).join(" / ") : undefined),
+  code: (s) => (s.code ? s.text.split("\n")[0] : match(s.text, RE.code)),
+  "stack-trace": (s) => match(s.text, RE.stackTrace),
+  log: (s) => match(s.text, RE.log),
+  "error-message": (s) => match(s.text, RE.errorMessage),
+  version: (s) => match(s.text, RE.version),
+  platform: (s) => (s.code ? undefined : match(s.text, RE.platform)),
+  url: (s) => match(s.text, RE.url),
+  "expected-wording": (s) => (s.code ? undefined : match(s.text, RE.expectedWording)),
+  "observed-wording": (s) => (s.code ? undefined : match(s.text, RE.observedWording)),
+  question: (s) => (s.code ? undefined : match(s.text, RE.question)),
+  "user-story": (s) => match(s.text, RE.userStory),
+  "so-that": (s) => match(s.text, RE.soThat),
+  opening: (s) => (s.opening ? s.text : undefined),
+  amount: (s) => match(s.text, RE.amount),
+  percentage: (s) => match(s.text, RE.percentage),
+  date: (s) => match(s.text, RE.date),
+  duration: (s) => match(s.text, RE.duration),
+};
+
+function match(text: string, pattern: RegExp): string | undefined {
+  pattern.lastIndex = 0;
+  const m = pattern.exec(text);
+  pattern.lastIndex = 0;
+  return m?.[0].trim();
+}
+
+export function findFact(span: Span, kinds: readonly Evidence[]): { kind: Evidence; found: string } | undefined {
+  for (const kind of kinds) {
+    const found = DETECTORS[kind](span);
+    if (found) return { kind, found };
+  }
+  return undefined;
+}
+
+/** Kinds that are concrete data: a span with one of them is not filler. */
+export const DATA_KINDS: readonly Evidence[] = ["version", "url", "stack-trace", "log", "error-message", "amount", "percentage", "date", "duration", "code"];

@@ -1,0 +1,123 @@
+import { stemmer } from "stemmer";
+
+/**
+ * Text that looks like content but says nothing: placeholders and template text left in,
+ * negations ("no steps", "N/A"), filler (lorem ipsum, repeated words, no ordinary words at all)
+ * and keyword stuffing (mostly the rubric's own section names). Such text earns nothing.
+ */
+export type Hollow = "placeholder" | "template" | "negated" | "filler" | "stuffing";
+
+const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
+
+export function words(text: string): string[] {
+  return (text.toLowerCase().match(WORD) ?? []) as string[];
+}
+
+// Words that carry no content of their own (and the words of Given/When/Then skeletons).
+const STOP = new Set(
+  ("a an the and or but if then than so to of in on at by for from with without into onto about as is are was were be been being am do does did " +
+    "have has had having it its this that these those there here i we you he she they me us him her them my our your their it's i'm we're " +
+    "what which who whom whose when where why how all any each every some no not can could should would will shall may might must " +
+    "up down out over under again just also very too only own same such more most other e g eg etc ie given when then and").split(" "),
+);
+
+// Ordinary English that any written sentence has; lorem ipsum or a pile of keywords has none.
+const FUNCTION = new Set(
+  "a an the and or but to of in on at by for from with is are was were be it this that we i you our your not no when if as has have will should can".split(" "),
+);
+
+const LOREM = new Set(
+  ("lorem ipsum dolor amet consectetur adipiscing elit eiusmod tempor incididunt labore dolore magna aliqua enim minim veniam quis nostrud " +
+    "exercitation ullamco laboris nisi aliquip commodo consequat duis aute irure reprehenderit voluptate velit esse cillum fugiat nulla " +
+    "pariatur excepteur sint occaecat cupidatat proident culpa officia deserunt mollit anim laborum").split(" "),
+);
+
+// A whole line that stands for nothing.
+const EMPTY =
+  /^(?:n\/?a|n\.a|none|nil|null|nothing|tbd|tba|tbc|todo|to ?do|unknown|\?+|-+|\.{2,}|…+|x+|_?no response_?|no answer|see (?:above|below|title|subject|description|attached)|same as (?:above|title|summary)|as above|as per (?:title|subject)|not (?:applicable|available|included|provided|known|sure|defined|specified|relevant|decided|yet (?:known|defined|decided|clear))|to be (?:defined|determined|confirmed|decided|agreed|discussed|announced|clarified|added)|will (?:add|follow|update) (?:later|soon)|later|pending|ask (?:me|us)|no\.?|nope|idk|\{\{[^}]*\}\})$/i;
+
+// Text of issue and document templates, left in when nobody filled them in.
+const TEMPLATE = [
+  /\ba clear and concise description\b/i,
+  /\bif applicable,? add\b/i,
+  /\badd any other (?:context|information)\b/i,
+  /^(?:describe|explain|list|provide|add|enter|insert|write|fill in|paste|include|tell us)\b.{0,80}\b(?:here|below)\s*[.:]?$/i,
+  /^please (?:describe|explain|list|provide|add|enter|insert|write|fill in|paste|include|complete|specify)\b/i,
+  /^see error\.?$/i,
+  /^(?:steps to reproduce the behaviou?r|to reproduce):?$/i,
+  /\blorem ipsum\b/i,
+  /\(optional\)\s*$/i,
+];
+
+// Placeholder tokens inside a line: <describe>, [e.g. iOS], '...', x.y.z, {{name}}, [insert date].
+const PLACEHOLDER_TOKENS =
+  /<[^<>\n]{1,60}>|\[(?:e\.?g\.?|i\.e\.|x+|\.{2,}|…|tbd|todo|insert|name|date|amount|number|link|url|client|vendor|company|project|role|version|placeholder|your|describe|add)[^\]\n]{0,60}\]|\[\s*\]|(['"‘“])(?:\.{2,}|…)\1|\.{3,}|…|\bx\.y(?:\.z)?\b|\{\{[^}\n]*\}\}|\bXX+\b|\b(?:tbd|tba|todo)\b/gi;
+
+/** Why a line says nothing, or undefined when it has content of its own. */
+export function hollowLine(line: string): Hollow | undefined {
+  const bare = line.replace(/^\s*(?:[-*•]|\d+[.)]|\[[ xX]\])\s*/, "").replace(/[.!;,]+$/, "").trim();
+  if (bare === "") return "placeholder";
+  if (EMPTY.test(bare)) return /^(?:not|no\b|none|nothing|nope|n\/?a|n\.a)/i.test(bare) ? "negated" : "placeholder";
+  if (TEMPLATE.some((t) => t.test(bare))) return "template";
+  const left = bare.replace(PLACEHOLDER_TOKENS, " ");
+  if (left !== bare && contentWords(left).length < 2) return "placeholder";
+  return undefined;
+}
+
+export function contentWords(text: string): string[] {
+  return words(text).filter((w) => !STOP.has(w));
+}
+
+/** Lorem ipsum, one word over and over, or no ordinary word in a longer line without data. */
+export function isFiller(text: string, hasData: boolean): boolean {
+  const all = words(text);
+  if (all.length === 0) return false;
+  const lorem = all.filter((w) => LOREM.has(w)).length;
+  if (lorem >= 2 && lorem / all.length >= 0.2) return true;
+  if (all.length >= 4) {
+    const counts = new Map<string, number>();
+    for (const w of all) counts.set(w, (counts.get(w) ?? 0) + 1);
+    const top = Math.max(...counts.values());
+    if (top >= 3 && top / all.length >= 0.4 && !FUNCTION.has([...counts].find(([, n]) => n === top)![0])) return true;
+    if (all.length >= 12 && counts.size / all.length < 0.35) return true;
+  }
+  return !hasData && all.length >= 7 && !all.some((w) => FUNCTION.has(w));
+}
+
+// Spelling variants folded before stemming.
+const SPELLING: Record<string, string> = { behaviour: "behavior", colour: "color", licence: "license", organisation: "organization", analyse: "analyze", cancelled: "canceled" };
+
+/** The stem a word is compared by (labels, rubric vocabulary). */
+export function stemOf(word: string): string {
+  return stemmer(SPELLING[word] ?? word);
+}
+
+/** Share of a text's content words that are the rubric's own vocabulary (section names). */
+export function vocabularyShare(text: string, vocabulary: ReadonlySet<string>): { share: number; count: number } {
+  const content = contentWords(text);
+  if (content.length === 0) return { share: 0, count: 0 };
+  const hits = content.filter((w) => vocabulary.has(stemOf(w))).length;
+  return { share: hits / content.length, count: content.length };
+}
+
+const NEGATION = /\b(?:no|not|none|nothing|without|never|n\/a|can't|cannot|couldn't|could not|unable to|don't|do not|didn't|did not|haven't|have not|hasn't|has not|isn't|is not|won't|will not|unknown|unclear|excluded)\b/i;
+const NEGATED_START = /^(?:no|not|none|nothing|unknown|unclear|n\/a|can't say|cannot say|don't know|do not know|no idea|not sure|unsure)\b/i;
+
+/**
+ * A line that denies the criterion it stands for: short and negative ("Not sure", "None yet"),
+ * or a negation close before the criterion's own words ("I could not reproduce it and have no
+ * steps", "no version info"). "Cannot log in after the update" says what is observed, not that
+ * anything is missing, so it is not negated.
+ */
+export function isNegatedFor(line: string, vocabulary: ReadonlySet<string>): boolean {
+  const all = words(line);
+  if (all.length <= 4 && NEGATED_START.test(line.trim())) return true;
+  if (!NEGATION.test(line)) return false;
+  for (let i = 0; i < all.length; i++) {
+    if (!vocabulary.has(stemOf(all[i]!))) continue;
+    const before = all.slice(Math.max(0, i - 4), i).join(" ");
+    const after = all.slice(i + 1, i + 3).join(" ");
+    if (NEGATION.test(before) || /^(?:not|unknown|unclear|n\/a|none)\b/.test(after)) return true;
+  }
+  return false;
+}

@@ -56,19 +56,3 @@ export function textDetails(body: unknown): ErrorDetail[] {
   }
   return details;
 }
-
-/**
- * A lone UTF-16 surrogate (half of a pair, which JSON's \ud800 escapes can carry) is not Unicode
- * text: PostgreSQL cannot store it, and no reader could show it. Both stores get the same answer:
- * 400 naming the field. Write bodies are flat (texts and lists of texts; their schemas say so).
- */
-export function loneSurrogateDetails(body: Record<string, unknown>): ErrorDetail[] {
-  return Object.entries(body).flatMap(([field, value]) => {
-    const texts = Array.isArray(value) ? value : [value];
-    return texts.some((text) => typeof text === "string" && LONE_SURROGATE.test(text))
-      ? [{ path: `body.${field}`, message: `${field} contains a lone UTF-16 surrogate (such as \\ud800), which is not text: send valid Unicode (a character outside the Basic Multilingual Plane needs both halves of its pair)` }]
-      : [];
-  });
-}
-
-const LONE_SURROGATE = /\p{Cs}/u;

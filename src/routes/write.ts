@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
 import { ApiError, validationError } from "../api/envelope.js";
-import { loneSurrogateDetails } from "../api/validation.js";
 import { API_PREFIX, LIMITS } from "../api/operations.js";
 import type { Answer, Handler, RequestContext } from "../app.js";
 import type { TicketType } from "../catalog/types.js";
@@ -36,8 +35,6 @@ function stableJson(value: unknown): string {
  * its own, and never gets the first caller's answer.
  */
 async function once(ctx: RequestContext, operationId: string, work: (tx: Transaction) => Promise<unknown>): Promise<Answer> {
-  const unstorable = loneSurrogateDetails(ctx.body);
-  if (unstorable.length > 0) throw validationError(unstorable.map((d) => d.message).join("; "), unstorable);
   const header = ctx.request.headers["idempotency-key"];
   const key = typeof header === "string" && header !== "" ? header : undefined;
   if (key !== undefined && key.length > IDEMPOTENCY_KEY_MAX) {

@@ -20,6 +20,7 @@ const ERROR_TEXT: Record<number, string> = {
   422: "This Idempotency-Key was used with a different body.",
   429: "Too many requests, or the free review allowance is used: error.code says which and what to do.",
   500: "Internal error: retry later.",
+  503: "storage_unavailable: the store cannot save right now (disk full or failing, database unreachable or read-only); nothing was saved. Retry after Retry-After seconds, with the same Idempotency-Key.",
 };
 
 const TAGS: Record<string, string> = {
@@ -55,7 +56,7 @@ const components = {
           type: "object",
           required: ["code", "message"],
           properties: {
-            code: { type: "string", description: "validation_error, not_found, payload_too_large, unsupported_media_type, free_limit_reached, rate_limited, idempotency_conflict, bad_request, headers_too_large, timeout, internal_error" },
+            code: { type: "string", description: "validation_error, not_found, payload_too_large, unsupported_media_type, free_limit_reached, rate_limited, idempotency_conflict, bad_request, headers_too_large, timeout, internal_error, storage_unavailable" },
             message: { type: "string" },
             details: { type: "array", items: { type: "object", properties: { path: { type: "string" }, message: { type: "string" } } } },
           },
@@ -106,7 +107,7 @@ function operationObject(op: Operation): JsonSchema {
           },
         },
       };
-  const errors = [...new Set([...op.errors, ...(op.method === "POST" ? [413, 415, 422, 429] : [429]), 500])].sort();
+  const errors = [...new Set([...op.errors, ...(op.method === "POST" ? [413, 415, 422, 429, 503] : [429]), 500])].sort();
   return {
     operationId: op.operationId,
     summary: op.summary,

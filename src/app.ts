@@ -15,7 +15,7 @@ import { registerDocs } from "./docs.js";
 import { registerMcp } from "./mcp.js";
 import { readHandlers } from "./routes/read.js";
 import { writeHandlers } from "./routes/write.js";
-import type { Store } from "./store/store.js";
+import { STORAGE_RETRY_AFTER_SECONDS, StorageUnavailable, type Store } from "./store/store.js";
 
 /**
  * Builds the HTTP application from its parts. No globals: a test creates an app in one line with
@@ -213,6 +213,11 @@ async function refuseBrokenText(request: FastifyRequest): Promise<void> {
 
 function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof StorageUnavailable) {
+    // One line naming the store and the cause; no stack, nothing of the request's data.
+    request.log.error({ store: error.store, cause: error.reason }, `storage unavailable: ${error.message}`);
+    return new ApiError(503, "storage_unavailable", `Nothing was saved: the store cannot save right now. Send the same request again in ${STORAGE_RETRY_AFTER_SECONDS} seconds (with the same Idempotency-Key, if you sent one).`, [], { "retry-after": String(STORAGE_RETRY_AFTER_SECONDS) });
+  }
   if (error.validation) {
     const details = validationDetails(error.validation, error.validationContext ?? "body", request);
     return new ApiError(400, "validation_error", details.map((d) => d.message).join("; "), details);

@@ -183,10 +183,9 @@ data
       return;
     }
     await reportingStoreErrors(async () => {
-      const { openStore } = await import("./store/open.js");
+      const { openOperatorStore } = await import("./store/open.js");
       const { exportRecords } = await import("./data-commands.js");
-      // Read-only on the embedded store, so an export works beside the running server.
-      const store = await openStore(readConfig(process.env), { readOnly: true });
+      const store = await openOperatorStore(readConfig(process.env));
       try {
         const count = await exportRecords(store, opts.kind, opts.format, process.stdout, opts.since);
         console.error(`exported ${plural(count, "record")}`);
@@ -202,8 +201,8 @@ data
   .requiredOption("--email <address>", "the person's e-mail address")
   .action(async (opts: { email: string }) => {
     await reportingStoreErrors(async () => {
-      const { openStore } = await import("./store/open.js");
-      const store = await openStore(readConfig(process.env));
+      const { openOperatorStore } = await import("./store/open.js");
+      const store = await openOperatorStore(readConfig(process.env));
       try {
         const changes = await store.erase(opts.email);
         for (const c of changes) console.log(`${c.action} ${c.collection} ${c.reference}`);

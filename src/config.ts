@@ -1,3 +1,5 @@
+import { DEFAULT_LOCK_STALE_MS } from "./store/store.js";
+
 /**
  * Runtime configuration, read from the environment in one place so the rest of the code takes
  * plain values (and tests pass their own).
@@ -10,6 +12,10 @@ export interface Config {
   publicBaseUrl: string;
   /** lowdb data file (the default store). */
   dataFile: string;
+  /** Reviews older than this many days are removed (at compaction on the embedded store, hourly on PostgreSQL); unset keeps everything. */
+  retentionDays?: number;
+  /** How long a crashed process's lock on the data file keeps a new one waiting (a running one refreshes it every half of this). */
+  lockStaleMs: number;
   /** PostgreSQL connection string; when set, the PostgreSQL store is used instead of lowdb. */
   databaseUrl?: string;
   /** Connections each instance keeps to PostgreSQL (mind the server's max_connections across instances). */
@@ -56,6 +62,8 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     catalogDir: env.FRONTDESK_CATALOG ?? "dist/catalog",
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://${visibleHost}:${port}`).replace(/\/+$/, ""),
     dataFile: env.FRONTDESK_DATA ?? "data/frontdesk.json",
+    ...(env.FRONTDESK_RETENTION_DAYS ? { retentionDays: integer(env.FRONTDESK_RETENTION_DAYS, 0, "FRONTDESK_RETENTION_DAYS", 1) } : {}),
+    lockStaleMs: integer(env.FRONTDESK_LOCK_STALE_MS, DEFAULT_LOCK_STALE_MS, "FRONTDESK_LOCK_STALE_MS", 2000),
     ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
     databasePoolSize: integer(env.DATABASE_POOL_SIZE, 10, "DATABASE_POOL_SIZE", 1),
     catalogPollMs: integer(env.FRONTDESK_CATALOG_POLL_MS, 1000, "FRONTDESK_CATALOG_POLL_MS"),

@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import type { Writable } from "node:stream";
-import type { Collection, Store, StoredRecord } from "./store/store.js";
+import type { Collection, OperatorStore, StoredRecord } from "./store/store.js";
 
 /**
  * The operator's data commands: export what people submitted (CSV or JSON lines, streamed, so
@@ -42,7 +42,7 @@ function sink(out: Writable) {
   };
 }
 
-export async function exportRecords(store: Store, kind: ExportKind, format: ExportFormat, out: Writable, since?: string): Promise<number> {
+export async function exportRecords(store: OperatorStore, kind: ExportKind, format: ExportFormat, out: Writable, since?: string): Promise<number> {
   const { collections, columns } = EXPORTS[kind];
   const to = sink(out);
   let count = 0;

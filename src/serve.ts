@@ -1,7 +1,8 @@
 import { createApp } from "./app.js";
 import { LiveCatalog } from "./catalog/live.js";
 import type { Config } from "./config.js";
-import { openStore } from "./store/open.js";
+import { OpeningStore, openStore } from "./store/open.js";
+import { StoreError } from "./store/store.js";
 import { keepTickObjectShape } from "./tick-shape.js";
 
 /** Something that runs beside the server (the dev watcher) and stops with it. */
@@ -13,10 +14,20 @@ export type Companion = (running: { catalog: LiveCatalog; log: (message: string)
  */
 export async function serve(config: Config, companion?: Companion): Promise<void> {
   keepTickObjectShape(); // first, before loading the catalog starts the first full collection
-  // Side by side: neither waits for the other at start. If one fails the process exits with its
-  // error; a lowdb lock left behind names a dead process and is taken over on the next start.
-  const [catalog, store] = await Promise.all([LiveCatalog.open(config.catalogDir, config.publicBaseUrl), openStore(config)]);
+  // The store opens (takes its lock, loads its data) beside everything else: the server answers
+  // reads meanwhile, and writes and /readyz wait for it. If it cannot open, the process exits with
+  // its error; a lock left behind by a process that died is taken over once it is stale.
+  const early: string[] = [];
+  let log: (message: string) => void = (message) => early.push(message);
+  const store = new OpeningStore(openStore(config, (message) => log(message)));
+  store.opened.catch((error: unknown) => {
+    console.error(error instanceof StoreError ? error.message : error);
+    process.exit(1);
+  });
+  const catalog = await LiveCatalog.open(config.catalogDir, config.publicBaseUrl);
   const app = await createApp({ catalog, store, config, logger: { level: config.logLevel } });
+  log = (message) => app.log.info(message);
+  for (const message of early.splice(0)) log(message);
   catalog.watch(config.catalogPollMs, app.log);
   const stopCompanion = companion?.({ catalog, log: (m) => app.log.info(m) });
 

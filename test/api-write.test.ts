@@ -253,3 +253,32 @@ describe("free ticket reviews without a client id", () => {
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
   });
 });
+
+describe("keys callers choose", () => {
+  it("scopes an Idempotency-Key by caller: another client's same key and body is a request of its own", async () => {
+    const body = { description: "Scoped key" };
+    const mine = await post("/api/v1/leads/intent", body, { "idempotency-key": "shared-key", "x-service-client-id": "client-one" });
+    const theirs = await post("/api/v1/leads/intent", body, { "idempotency-key": "shared-key", "x-service-client-id": "client-two" });
+    const again = await post("/api/v1/leads/intent", body, { "idempotency-key": "shared-key", "x-service-client-id": "client-one" });
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.data.reference).not.toBe(mine.body.data.reference);
+    expect(again.body.data.reference).toBe(mine.body.data.reference);
+    expect((await t.store.list("leads")).filter((l) => l.description === "Scoped key")).toHaveLength(2);
+    // A ticket review replayed for its own client only: the other one's is reviewed and counted.
+    const ticket = { ticketText: BUG };
+    await post("/api/v1/tickets/review", ticket, { "idempotency-key": "review-key", "x-service-client-id": "reviewer-one" });
+    await post("/api/v1/tickets/review", ticket, { "idempotency-key": "review-key", "x-service-client-id": "reviewer-two" });
+    expect([(await t.store.ticketUsage("reviewer-one")).used, (await t.store.ticketUsage("reviewer-two")).used]).toEqual([1, 1]);
+  });
+
+  it("gives a clientId named like any Object.prototype property its 5 free reviews, then 429", async () => {
+    for (const clientId of Object.getOwnPropertyNames(Object.prototype)) {
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) statuses.push((await post("/api/v1/tickets/review", { ticketText: BUG, clientId })).status);
+      expect(statuses, clientId).toEqual([200, 200, 200, 200, 200, 429]);
+      const usage = JSON.parse((await t.app.inject({ method: "GET", url: `/api/v1/tickets/usage?clientId=${encodeURIComponent(clientId)}` })).body).data;
+      expect(usage, clientId).toEqual({ clientId, used: 5, freeLimit: 5, remaining: 0, emailRequired: true });
+    }
+    expect((await t.store.ticketUsage("used")).used).toBe(0);
+  });
+});

@@ -1,7 +1,8 @@
-import { readFile } from "node:fs/promises";
+import { access, rm } from "node:fs/promises";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { LowdbStore } from "../src/store/lowdb-store.js";
 import { builtCatalog } from "./helpers/app.js";
 import { tempDir } from "./helpers/content.js";
 import { startBackend } from "./helpers/postgres.js";
@@ -12,7 +13,11 @@ import { startServer } from "./helpers/server.js";
  * lead submissions; every reference it acknowledged with 200 must be stored, and a restart on the
  * same data must serve it.
  */
-async function killDuringBurst(env: Record<string, string>, storedReferences: () => Promise<Set<string>>): Promise<void> {
+async function killDuringBurst(
+  env: Record<string, string>,
+  storedReferences: () => Promise<Set<string>>,
+  kill: { after: number; when?: () => Promise<boolean> } = { after: 200 },
+): Promise<void> {
   const { child, url } = await startServer(env);
   const acknowledged: string[] = [];
   let stop = false;
@@ -31,7 +36,11 @@ async function killDuringBurst(env: Record<string, string>, storedReferences: ()
     }
   };
   const clients = Array.from({ length: 16 }, (_, n) => client(n));
-  while (acknowledged.length < 200) await new Promise((r) => setTimeout(r, 5));
+  const deadline = Date.now() + 30_000;
+  while (acknowledged.length < kill.after || !(await (kill.when?.() ?? true))) {
+    if (Date.now() > deadline) throw new Error(`the moment to kill never came (${acknowledged.length} leads acknowledged)`);
+    await new Promise((r) => setTimeout(r, 1));
+  }
   child.kill("SIGKILL");
   stop = true;
   await Promise.all(clients);
@@ -54,14 +63,46 @@ async function killDuringBurst(env: Record<string, string>, storedReferences: ()
 const backend = await startBackend();
 afterAll(() => backend.stop());
 
+const folders: string[] = [];
+afterAll(() => Promise.all(folders.map((f) => rm(f, { recursive: true, force: true }))));
+
+/** The leads in the embedded store's files, read as the next start reads them (taking the dead server's lock over). */
+async function storedLeads(dataFile: string): Promise<Set<string>> {
+  const store = await LowdbStore.open(dataFile, { lockStaleMs: 2000, control: false });
+  try {
+    return new Set((await store.list("leads")).map((l) => l.reference));
+  } finally {
+    await store.close();
+  }
+}
+
 describe("crash safety", () => {
   it("lowdb keeps every acknowledged lead when the server is killed mid-burst", async () => {
-    const dataFile = join(await tempDir("frontdesk-crash-"), "frontdesk.json");
-    await killDuringBurst({ FRONTDESK_CATALOG: await builtCatalog(), FRONTDESK_DATA: dataFile }, async () => {
-      const saved = JSON.parse(await readFile(dataFile, "utf8")) as { leads: { reference: string }[] };
-      return new Set(saved.leads.map((l) => l.reference));
-    });
+    const folder = await tempDir("frontdesk-crash-");
+    folders.push(folder);
+    const dataFile = join(folder, "frontdesk.json");
+    await killDuringBurst({ FRONTDESK_CATALOG: await builtCatalog(), FRONTDESK_DATA: dataFile, FRONTDESK_LOCK_STALE_MS: "2000" }, () => storedLeads(dataFile));
   }, 60_000);
+
+  it("lowdb keeps every acknowledged and every earlier lead when the server is killed while it compacts", async () => {
+    const folder = await tempDir("frontdesk-crash-");
+    folders.push(folder);
+    const dataFile = join(folder, "frontdesk.json");
+    // A journal past the compaction threshold (16 MiB): the server's first append starts one.
+    const seed = await LowdbStore.open(dataFile, { compaction: { minBytes: Infinity, ratio: 0 }, control: false });
+    for (let batch = 0; batch < 80; batch++) {
+      await seed.transaction(async (tx) => {
+        for (let i = 0; i < 100; i++) await tx.put("leads", { reference: `lead-seed-${batch}-${i}`, createdAt: new Date().toISOString(), description: "z".repeat(2100) });
+      });
+    }
+    await seed.close();
+    const compacting = () => access(`${dataFile}.tmp`).then(() => true, () => false);
+    await killDuringBurst({ FRONTDESK_CATALOG: await builtCatalog(), FRONTDESK_DATA: dataFile, FRONTDESK_LOCK_STALE_MS: "2000" }, async () => {
+      const stored = await storedLeads(dataFile);
+      expect([...stored].filter((r) => r.startsWith("lead-seed-"))).toHaveLength(8000);
+      return stored;
+    }, { after: 1, when: compacting });
+  }, 90_000);
 
   it(`PostgreSQL (${backend.name}) keeps every acknowledged lead when the server is killed mid-burst`, async () => {
     await killDuringBurst({ FRONTDESK_CATALOG: await builtCatalog(), DATABASE_URL: backend.url }, async () => {

@@ -1,11 +1,10 @@
 import { execFile, spawn } from "node:child_process";
 import { once } from "node:events";
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { testApp } from "./helpers/app.js";
+import { storedFiles, testApp } from "./helpers/app.js";
 import { SAMPLE_CONTENT } from "./helpers/content.js";
 
 const run = promisify(execFile);
@@ -15,7 +14,7 @@ const frontdesk = (args: string[], dataFile: string) =>
   run(process.execPath, ["--import", TSX, join(ROOT, "src/cli.ts"), "data", ...args], { env: { ...process.env, FRONTDESK_DATA: dataFile, DATABASE_URL: "" } });
 
 describe("frontdesk data", () => {
-  it("exports beside the running server, and erases a person without a trace", async () => {
+  it("exports and erases beside the running server, leaving no trace of the person in any file", async () => {
     const t = await testApp();
     const post = (url: string, payload: Record<string, unknown>) => t.app.inject({ method: "POST", url, payload });
     await post("/api/v1/leads/intent", { description: 'Needs "an app", soon,\nreally', email: "Erin.Vale@example.com", name: "Erin Vale" });
@@ -31,7 +30,7 @@ describe("frontdesk data", () => {
     const jsonl = await frontdesk(["export", "--kind", "tickets", "--format", "jsonl", "--since", "2000-01-01"], t.dataFile);
     expect(JSON.parse(jsonl.stdout.trim())).toMatchObject({ clientId: "erin", contactEmail: "erin.vale@example.com" });
 
-    await t.close(); // erasing writes, so the server gives the file up first
+    // The server holds the lock: the command asks it, through its socket, to erase.
     const erased = await frontdesk(["erase", "--email", "ERIN.VALE@example.com"], t.dataFile);
     expect(erased.stdout.trim().split("\n").sort()).toEqual([
       expect.stringMatching(/^anonymised ticketReviews ticket-review-/),
@@ -39,9 +38,16 @@ describe("frontdesk data", () => {
       expect.stringMatching(/^deleted leads lead-/),
       expect.stringMatching(/^deleted waitlist waitlist-/),
     ]);
-    const file = (await readFile(t.dataFile, "utf8")).toLowerCase();
-    expect(file).not.toContain("erin.vale");
-    expect(file).toContain("olaf@example.com");
+    expect((await t.store.list("leads")).map((l) => l.email)).toEqual(["olaf@example.com"]);
+    const files = (await storedFiles(t.dataFile)).toLowerCase();
+    expect(files).not.toContain("erin.vale");
+    expect(files).toContain("olaf@example.com");
+    await t.close();
+    // With no server running, the command opens the store itself.
+    const alone = await frontdesk(["erase", "--email", "olaf@example.com"], t.dataFile);
+    expect(alone.stdout.trim()).toMatch(/^deleted leads lead-/);
+    const exported = await frontdesk(["export", "--kind", "leads", "--format", "jsonl"], t.dataFile);
+    expect(exported.stdout).toBe("");
   }, 30_000);
 
   it("stops quietly when the reader goes away (| head)", async () => {

@@ -4,7 +4,7 @@ import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../src/app.js";
 import { operations } from "../src/api/operations.js";
-import type { Store } from "../src/store/store.js";
+import { StorageUnavailable, type Store } from "../src/store/store.js";
 import { testApp, type TestApp } from "./helpers/app.js";
 
 /**
@@ -106,6 +106,7 @@ describe("every answer matches openapi.json", () => {
       list: (collection) => t.store.list(collection),
       records: (collection) => t.store.records(collection),
       erase: (email) => t.store.erase(email),
+      checkWritable: async () => {},
       close: async () => {},
     };
     const failing = await createApp({ catalog: t.catalog, store: broken, config: { publicBaseUrl: "http://x" } });
@@ -113,6 +114,11 @@ describe("every answer matches openapi.json", () => {
     expectDocumented("submitLeadIntent", res, 500);
     expect(res.body).not.toContain("disk on fire");
     await failing.close();
+    const full = await createApp({ catalog: t.catalog, store: { ...broken, transaction: async () => Promise.reject(new StorageUnavailable("the test store", "the disk is full (ENOSPC)")) }, config: { publicBaseUrl: "http://x" } });
+    const unavailable = await full.inject({ method: "POST", url: "/api/v1/leads/intent", payload: { description: "x" }, headers: json });
+    expectDocumented("submitLeadIntent", unavailable, 503);
+    expect(JSON.parse(unavailable.body).error.code).toBe("storage_unavailable");
+    await full.close();
   });
 
   it("would catch a drifted answer", () => {

@@ -23,7 +23,7 @@ describe("health, request ids and logs", () => {
   });
 
   it("answers /readyz with 503 when the store does not answer, and logs it with the request id", async () => {
-    const down = { ...t.store, ticketUsage: async () => { throw new Error("connection refused"); } };
+    const down = { ...t.store, checkWritable: async () => { throw new Error("connection refused"); } };
     const lines: Record<string, unknown>[] = [];
     const stream = new Writable({ write: (chunk, _enc, done) => { lines.push(JSON.parse(chunk.toString())); done(); } });
     const store = Object.assign(Object.create(Object.getPrototypeOf(t.store)), down);

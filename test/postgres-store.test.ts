@@ -8,6 +8,7 @@ import { migrate, PostgresStore } from "../src/store/postgres-store.js";
 import { BASE_URL, builtCatalog } from "./helpers/app.js";
 import { admin, startBackend } from "./helpers/postgres.js";
 import { storeContract } from "./store-contract.js";
+import { prototypeKeys } from "./store-keys.js";
 
 /** The PostgreSQL store on the backend test/helpers/postgres.ts provides; the suite names it. */
 const backend = await startBackend();
@@ -23,7 +24,25 @@ storeContract(`postgresql on ${backend.name}`, async () => {
   return PostgresStore.open(backend.url);
 });
 
+prototypeKeys(`postgresql on ${backend.name}`, async () => {
+  await emptyDatabase();
+  return PostgresStore.open(backend.url);
+});
+
 describe("postgresql store", () => {
+  it("passes on a database error without its detail, where or parameters (they quote the data)", async () => {
+    await emptyDatabase();
+    const store = await PostgresStore.open(backend.url);
+    const error = await store
+      .transaction(async (tx) => tx.put("leads", { reference: "lead-x", createdAt: "x", email: "leak.me@victim.example", company: "\ud800" }))
+      .then(() => new Error("stored"), (e: unknown) => e as Error);
+    await store.close();
+    expect(error).toBeInstanceOf(StoreError);
+    expect(error.message).toMatch(/^PostgreSQL refused a query: invalid input syntax for type json \(SQLSTATE 22P02\)$/);
+    expect(JSON.stringify({ ...error, message: error.message, stack: error.stack })).not.toContain("leak.me");
+    for (const field of ["detail", "where", "parameters", "hint"]) expect((error as unknown as Record<string, unknown>)[field]).toBeUndefined();
+  });
+
   it("applies each migration once when several instances start at once", async () => {
     await emptyDatabase();
     const applied = await Promise.all(Array.from({ length: 4 }, () => migrate(backend.url)));
@@ -120,6 +139,15 @@ describe("two instances on one database", () => {
     expect(new Set(answers.map((a) => a.body.data.reference)).size).toBe(1);
     expect(answers.filter((a) => a.body.data.duplicate === false)).toHaveLength(1);
     expect((await instances[1]!.store.list("leads")).filter((l) => l.conversationId === "conv-shared")).toHaveLength(1);
+  });
+
+  it("refuses a lone surrogate with 400 naming the field, as the embedded store does", async () => {
+    const res = await instances[0]!.app.inject({
+      method: "POST", url: "/api/v1/leads/intent", headers: { "content-type": "application/json" },
+      payload: '{"description":"d","email":"leak.me@victim.example","company":"\\ud800"}',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(JSON.parse(res.body).error.details).toEqual([expect.objectContaining({ path: "body.company" })]);
   });
 
   it("keeps one waitlist entry for an e-mail signed up on both instances at once", async () => {

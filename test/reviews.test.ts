@@ -281,6 +281,24 @@ Validity | This quote is valid until 31 July 2024.`;
     expect(review.passed, review.summary).toBe(true);
   });
 
+  it("reads a Markdown table quote: items separated by '·' are checked against the total, short plain sentences are not filler", () => {
+    const review = reviewQuote(`| Section | Details |
+|---|---|
+| Scope | A web dashboard showing stock per warehouse from the SAP export, with low-stock alerts. Out of scope: changes in SAP, a mobile app. |
+| Deliverables | Dashboard on Brandt's AWS account, source code in their GitLab, admin guide |
+| Timeline | 6 weeks from kick-off on 9 September 2024; demo after week 3 |
+| Price | Design EUR 3,500 · Development EUR 14,000 · Total EUR 17,500 (excl. VAT) |
+| Payment | 50% at kick-off, 50% on acceptance; invoices payable within 30 days |
+| Acceptance | Brandt tests for 5 working days and accepts in writing |
+| Warranty | 60 days of free bug fixing after acceptance |
+| IP | Brandt owns the code after full payment |
+| Confidentiality | Both parties keep each other's information confidential |
+| Validity | 30 days from 20 August 2024 |`, quoteRubric, noServices, url);
+    expect(review.consistency).toContainEqual({ check: "total", ok: true, message: "The line items add up to the total (17500)." });
+    expect(status(review)).toMatchObject({ "confidentiality-data": "met", "change-requests": "missing" });
+    expect(review.passed).toBe(true);
+  });
+
   it("line items that do not add up lose points, cap the score and say so", () => {
     const review = reviewQuote(body("Design EUR 6,000; build EUR 24,000; total EUR 33,000, excluding VAT."), quoteRubric, noServices, url);
     expect(review.consistency).toContainEqual({ check: "total", ok: false, message: "The line items add up to 30000, but the total says 33000: ask which is right." });

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { CatalogSource } from "../app.js";
-import type { Store } from "../store/store.js";
+import { StorageUnavailable, type Store } from "../store/store.js";
 import { ApiError, errorBody, successBody } from "./envelope.js";
 
 /**
@@ -99,8 +99,9 @@ export function registerObservability(app: FastifyInstance, catalog: CatalogSour
 
   const json = "application/json; charset=utf-8";
   app.get("/healthz", (_request, reply) => reply.type(json).header("cache-control", "no-store").send(successBody(JSON.stringify({ status: "ok" }), clock())));
-  // Ready means every answer can be given at once: the catalog is warmed (this waits for it)
-  // and the store answers.
+  // Ready means every answer can be given at once: the catalog is warmed and the store loaded
+  // (this waits for both), and the store takes writes (it retries one when the last failed, so
+  // ready comes back by itself once the disk or database does).
   app.get("/readyz", async (request, reply) => {
     reply.type(json).header("cache-control", "no-store");
     const served = catalog.current;
@@ -113,10 +114,15 @@ export function registerObservability(app: FastifyInstance, catalog: CatalogSour
     }
     if (problem === undefined) {
       try {
-        await store.ticketUsage("readyz"); // any read proves the store answers
+        await store.checkWritable();
       } catch (error) {
-        request.log.error({ err: error }, "not ready");
-        problem = "The store does not answer yet: retry shortly.";
+        if (error instanceof StorageUnavailable) {
+          request.log.error({ store: error.store, cause: error.reason }, `not ready: ${error.message}`);
+          problem = `${error.message[0]!.toUpperCase()}${error.message.slice(1)}: writes fail until it can; retry shortly.`;
+        } else {
+          request.log.error({ err: error }, "not ready");
+          problem = "The store does not answer yet: retry shortly.";
+        }
       }
     }
     if (problem === undefined) return reply.send(successBody(JSON.stringify({ status: "ready", catalog: hash }), clock()));

@@ -220,7 +220,7 @@ export const operations: Operation[] = [
     }),
   },
   {
-    operationId: "getTicketUsage", method: "GET", path: "/api/v1/tickets/usage", tag: "Tickets", errors: [400],
+    operationId: "getTicketUsage", method: "GET", path: "/api/v1/tickets/usage", tag: "Tickets", errors: [400, 503],
     summary: "Remaining free ticket reviews for a clientId",
     description: "How many of the 5 free ticket reviews a clientId has used and whether an e-mail is now required.",
     query: obj({ clientId: requiredText(LIMITS.shortText, "Client identifier.") }, ["clientId"]),

@@ -23,7 +23,8 @@ const STOP = new Set(
 
 // Ordinary English that any written sentence has; lorem ipsum or a pile of keywords has none.
 const FUNCTION = new Set(
-  "a an the and or but to of in on at by for from with is are was were be it this that we i you our your not no when if as has have will should can".split(" "),
+  ("a an the and or but to of in on at by for from with is are was were be it its this that these we i you our your their they he she his her " +
+    "not no when if as has have will should can each other both all per into after before over than then so").split(" "),
 );
 
 const LOREM = new Set(
@@ -81,7 +82,7 @@ export function isFiller(text: string, hasData: boolean): boolean {
     if (top >= 3 && top / all.length >= 0.4 && !FUNCTION.has([...counts].find(([, n]) => n === top)![0])) return true;
     if (all.length >= 12 && counts.size / all.length < 0.35) return true;
   }
-  return !hasData && all.length >= 7 && !all.some((w) => FUNCTION.has(w));
+  return !hasData && all.length >= 10 && !all.some((w) => FUNCTION.has(w));
 }
 
 // Spelling variants folded before stemming.

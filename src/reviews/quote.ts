@@ -49,7 +49,7 @@ interface Amount {
 /** Amounts with the part of the text they stand in: a line, or a piece of one ("design EUR 6,000; build ..."). */
 function amounts(text: string): Amount[] {
   const out: Amount[] = [];
-  for (const line of text.split(/\n|;\s*|\s\|\s|,\s+(?=\D)|\.\s+/)) {
+  for (const line of text.split(/\n|;\s*|\s[|·•]\s|,\s+(?=\D)|\.\s+/)) {
     for (const m of line.matchAll(AMOUNT_PATTERN)) {
       const symbol = m[0].replace(/[\d.,' ]|\b[kKmM]\b/g, "").trim().toUpperCase();
       out.push({ currency: CURRENCY[symbol] ?? symbol, value: parseAmount(m[1] ?? m[2] ?? "0"), line });

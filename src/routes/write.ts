@@ -28,7 +28,12 @@ function stableJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** Runs a write once per Idempotency-Key: a retry gets the first answer, a reused key with another body 422. */
+/**
+ * Runs a write once per Idempotency-Key: a retry gets the first answer, a reused key with another
+ * body 422. A key belongs to the operation and to the caller (the client id, else the address, as
+ * the allowance counts them): another caller sending the same key and body makes a request of
+ * its own, and never gets the first caller's answer.
+ */
 async function once(ctx: RequestContext, operationId: string, work: (tx: Transaction) => Promise<unknown>): Promise<Answer> {
   const header = ctx.request.headers["idempotency-key"];
   const key = typeof header === "string" && header !== "" ? header : undefined;
@@ -39,7 +44,7 @@ async function once(ctx: RequestContext, operationId: string, work: (tx: Transac
   }
   const fingerprint = createHash("sha256").update(stableJson(ctx.body)).digest("hex");
   const data = await ctx.store.transaction(async (tx) => {
-    const scoped = key === undefined ? undefined : `${operationId}:${key}`;
+    const scoped = key === undefined ? undefined : JSON.stringify([operationId, clientIdOf(ctx), key]);
     if (scoped !== undefined) {
       const previous = await tx.rememberedAnswer(scoped);
       if (previous) {

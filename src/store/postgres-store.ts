@@ -1,6 +1,6 @@
 import pg from "pg";
 import {
-  EMAIL_FIELDS, ERASURE, IDEMPOTENCY_TTL_MS, StoreError,
+  EMAIL_FIELDS, ERASURE, IDEMPOTENCY_TTL_MS, RETAINED_FOR_A_PERIOD, retentionCutoff, StorageUnavailable, StoreError,
   type Collection, type Erasure, type RememberedAnswer, type Store, type StoredRecord, type TicketUsage, type Transaction,
 } from "./store.js";
 
@@ -54,13 +54,29 @@ interface Statement {
 export interface PostgresOptions {
   poolSize?: number;
   clock?: () => Date;
+  /** Reviews older than this many days are removed at start and every hour; undefined keeps everything. */
+  retentionDays?: number;
 }
 
+/** How often the retention period is applied. */
+const RETENTION_EVERY_MS = 60 * 60 * 1000;
+
 export class PostgresStore implements Store {
+  private readonly name: string;
+  private readonly retentionTimer: NodeJS.Timeout | undefined;
+
   private constructor(
     private readonly pool: pg.Pool,
+    databaseUrl: string,
     private readonly clock: () => Date,
-  ) {}
+    private readonly retentionDays: number | undefined,
+  ) {
+    this.name = `PostgreSQL at ${address(databaseUrl)}`;
+    if (retentionDays !== undefined) {
+      // A failed round (the database away) is simply the next hour's work.
+      this.retentionTimer = setInterval(() => void this.removeExpired().catch(() => undefined), RETENTION_EVERY_MS).unref();
+    }
+  }
 
   /** Connects, applies pending migrations, and fails with one clear message if it cannot. */
   static async open(databaseUrl: string, options: PostgresOptions = {}): Promise<PostgresStore> {
@@ -71,7 +87,9 @@ export class PostgresStore implements Store {
       await pool.end();
       throw error;
     }
-    return new PostgresStore(pool, options.clock ?? (() => new Date()));
+    const store = new PostgresStore(pool, databaseUrl, options.clock ?? (() => new Date()), options.retentionDays);
+    await store.removeExpired();
+    return store;
   }
 
   async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
@@ -83,9 +101,26 @@ export class PostgresStore implements Store {
     });
   }
 
+  /**
+   * Writes are possible when a write can run: a row inserted and rolled back (a read-only database
+   * refuses the insert; a stopped one the connection).
+   */
+  async checkWritable(): Promise<void> {
+    await this.atomically(async (client) => {
+      await client.query("INSERT INTO frontdesk_ticket_usage (client_id) VALUES ('frontdesk.readyz') ON CONFLICT (client_id) DO NOTHING");
+      throw ROLL_BACK;
+    }).catch((error: unknown) => {
+      if (error !== ROLL_BACK) throw error;
+    });
+  }
+
   /** Runs `work` between BEGIN and COMMIT on one connection; rolls back when it throws. */
   private async atomically<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+    const client = await this.pool.connect().catch((error: unknown) => Promise.reject(this.failure(error)));
+    // A connection cut while checked out reports on the client, which has no listener then: the
+    // next query fails instead, and the process must not crash on the event.
+    const ignore = () => undefined;
+    client.on("error", ignore);
     let broken: Error | undefined;
     try {
       await client.query("BEGIN");
@@ -95,10 +130,30 @@ export class PostgresStore implements Store {
     } catch (error) {
       // A connection that cannot even roll back is in an unknown state: destroy it, not reuse it.
       await client.query("ROLLBACK").catch((rollbackError: Error) => (broken = rollbackError));
-      throw error;
+      throw error === ROLL_BACK ? error : this.failure(error);
     } finally {
+      client.off("error", ignore);
       client.release(broken);
     }
+  }
+
+  /**
+   * What a failed query becomes: StorageUnavailable when the database cannot take writes now (it is
+   * unreachable, shutting down, read-only, out of disk or connections); else an error carrying
+   * only PostgreSQL's code and message. Its detail, where and the query's parameters quote the
+   * data (an e-mail address, say), and are never passed on to a log.
+   */
+  private failure(error: unknown): Error {
+    if (error instanceof pg.DatabaseError) {
+      const text = `${error.message} (SQLSTATE ${error.code ?? "unknown"})`;
+      return UNAVAILABLE_SQLSTATE.test(error.code ?? "") ? new StorageUnavailable(this.name, text) : new StoreError(`PostgreSQL refused a query: ${text}`);
+    }
+    // The network failed (a refused or reset connection: a system error), or the driver gave up on it.
+    if (typeof (error as NodeJS.ErrnoException).syscall === "string" || error instanceof AggregateError) return new StorageUnavailable(this.name, reason(error));
+    if (error instanceof Error && /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/.test(error.message)) {
+      return new StorageUnavailable(this.name, error.message);
+    }
+    return error instanceof Error ? error : new Error(String(error)); // the handler's own (an ApiError), or one already made here
   }
 
   private transactionOn(client: pg.PoolClient, staged: Statement[]): Transaction {
@@ -153,19 +208,30 @@ export class PostgresStore implements Store {
   }
 
   async ticketUsage(clientId: string): Promise<TicketUsage> {
-    return usageOf((await this.pool.query("SELECT used, email FROM frontdesk_ticket_usage WHERE client_id = $1", [clientId])).rows[0]);
+    return usageOf((await this.query<{ used: number; email: string | null }>("SELECT used, email FROM frontdesk_ticket_usage WHERE client_id = $1", [clientId])).rows[0]);
   }
 
   async list(collection: Collection): Promise<StoredRecord[]> {
-    const { rows } = await this.pool.query<{ data: StoredRecord }>("SELECT data FROM frontdesk_records WHERE collection = $1 ORDER BY seq", [collection]);
+    const { rows } = await this.query<{ data: StoredRecord }>("SELECT data FROM frontdesk_records WHERE collection = $1 ORDER BY seq", [collection]);
     return rows.map((r) => r.data);
+  }
+
+  private query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+    return this.pool.query<R>(text, values).catch((error: unknown) => Promise.reject(this.failure(error)));
+  }
+
+  /** Removes the reviews older than the retention period. */
+  private async removeExpired(): Promise<void> {
+    const cutoff = retentionCutoff(this.retentionDays, this.clock());
+    if (cutoff === undefined) return;
+    await this.query("DELETE FROM frontdesk_records WHERE collection = ANY($1) AND data->>'createdAt' < $2", [RETAINED_FOR_A_PERIOD, cutoff]);
   }
 
   async *records(collection: Collection, since?: string): AsyncIterable<StoredRecord> {
     // Keyset pages: constant memory however many records there are.
     let after = 0;
     for (;;) {
-      const { rows } = await this.pool.query<{ seq: string; data: StoredRecord }>(
+      const { rows } = await this.query<{ seq: string; data: StoredRecord }>(
         `SELECT seq, data FROM frontdesk_records WHERE collection = $1 AND seq > $2 AND ($3::text IS NULL OR data->>'createdAt' >= $3)
          ORDER BY seq LIMIT ${EXPORT_PAGE}`,
         [collection, after, since ?? null],
@@ -198,11 +264,22 @@ export class PostgresStore implements Store {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.retentionTimer);
     await this.pool.end();
   }
 }
 
 const EXPORT_PAGE = 500;
+
+/** Thrown to end checkWritable's transaction in a rollback. */
+const ROLL_BACK = new Error("rolled back on purpose");
+
+/**
+ * SQLSTATEs that mean the database cannot take writes now, whatever was asked: connection
+ * exceptions (08), read-only transactions (25006), insufficient resources such as a full disk (53),
+ * and operator intervention such as a shutdown (57P).
+ */
+const UNAVAILABLE_SQLSTATE = /^(08|25006|53|57P)/;
 
 function usageOf(row: { used: number; email: string | null } | undefined): TicketUsage {
   return { used: row?.used ?? 0, ...(row?.email ? { email: row.email } : {}) };

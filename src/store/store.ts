@@ -4,10 +4,15 @@
  *
  * All writes go through `transaction`: the callback reads what it needs, stages its writes, and
  * the store applies them atomically and durably before the promise resolves. If the callback
- * throws, nothing is written. Transactions that read the same key (a client's allowance, a
- * conversation, an e-mail, an idempotency key) never interleave.
+ * throws, nothing is written; if the write fails, nothing is kept, in memory or on disk, and the
+ * promise rejects (with StorageUnavailable when the disk or database is at fault). A transaction
+ * never resolves on the strength of a write that is not durable yet: one that only read (a replay,
+ * a duplicate) resolves once everything it read is on disk. Transactions that read the same key
+ * (a client's allowance, a conversation, an e-mail, an idempotency key) never interleave.
  */
 export type Collection = "leads" | "waitlist" | "quoteReviews" | "quoteRequests" | "ticketReviews";
+
+export const COLLECTIONS: readonly Collection[] = ["leads", "waitlist", "quoteReviews", "quoteRequests", "ticketReviews"];
 
 export interface StoredRecord {
   reference: string;
@@ -45,16 +50,26 @@ export interface Erasure {
   action: "deleted" | "anonymised";
 }
 
-export interface Store {
-  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
-  ticketUsage(clientId: string): Promise<TicketUsage>;
-  /** Every record of a collection, oldest first (tests). */
-  list(collection: Collection): Promise<StoredRecord[]>;
+/** What the operator's data commands need: they may run against a server's store from outside. */
+export interface OperatorStore {
   /** Records created at or after `since` (ISO date), oldest first, read a batch at a time (exports). */
   records(collection: Collection, since?: string): AsyncIterable<StoredRecord>;
   /** Removes, or strips the address from, everything stored about a person; lists what changed. */
   erase(email: string): Promise<Erasure[]>;
   close(): Promise<void>;
+}
+
+export interface Store extends OperatorStore {
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+  ticketUsage(clientId: string): Promise<TicketUsage>;
+  /** Every record of a collection, oldest first (tests). */
+  list(collection: Collection): Promise<StoredRecord[]>;
+  /**
+   * Resolves when the store is loaded and takes writes; rejects with StorageUnavailable naming
+   * the store and the cause while they fail. Tries a real write when the last one failed, so a
+   * store whose disk or database is back reports so without waiting for a client's write.
+   */
+  checkWritable(): Promise<void>;
 }
 
 /** Fields that hold a person's e-mail address. */
@@ -72,10 +87,52 @@ export const ERASURE: Record<Collection, "deleted" | "anonymised"> = {
   ticketReviews: "anonymised",
 };
 
+/**
+ * How long each collection keeps its records when the operator bounds the store
+ * (FRONTDESK_RETENTION_DAYS): reviews (and, once they exist, logs of questions) are removed once
+ * older than that; what a person submitted to be contacted is kept until it is erased. A new
+ * collection must say which it is.
+ */
+export const RETENTION: Record<Collection, "retention period" | "until erased"> = {
+  leads: "until erased",
+  waitlist: "until erased",
+  quoteReviews: "retention period",
+  quoteRequests: "until erased",
+  ticketReviews: "retention period",
+};
+
+export const RETAINED_FOR_A_PERIOD = COLLECTIONS.filter((c) => RETENTION[c] === "retention period");
+
+/** The oldest createdAt a record of a retention-period collection may have, or undefined to keep everything. */
+export function retentionCutoff(retentionDays: number | undefined, now: Date): string | undefined {
+  return retentionDays === undefined ? undefined : new Date(now.getTime() - retentionDays * 24 * 60 * 60 * 1000).toISOString();
+}
+
 export const holdsEmail = (record: Record<string, unknown>, email: string) =>
   EMAIL_FIELDS.some((field) => typeof record[field] === "string" && (record[field] as string).toLowerCase() === email.toLowerCase());
 
+/** The store cannot be used as asked (a corrupt file, a file in use, an unreachable database at start). */
 export class StoreError extends Error {}
+
+/**
+ * Writes fail for a reason outside the request: the disk is full, read-only or failing, the
+ * database unreachable or read-only. Nothing of the failed write was kept; the same request may
+ * be sent again later. `store` names the store, `reason` the cause (never record contents).
+ */
+export class StorageUnavailable extends StoreError {
+  constructor(
+    readonly store: string,
+    readonly reason: string,
+  ) {
+    super(`${store} cannot save: ${reason}`);
+  }
+}
+
+/** Seconds a client is asked to wait before retrying a write that met StorageUnavailable. */
+export const STORAGE_RETRY_AFTER_SECONDS = 5;
+
+/** How long a dead process's lock on the embedded store's data file keeps a new process waiting, unless configured. */
+export const DEFAULT_LOCK_STALE_MS = 10_000;
 
 /** Remembered idempotent answers are kept at least this long. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;

@@ -1,3 +1,4 @@
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { buildCatalog } from "../../build/pipeline.js";
@@ -29,7 +30,7 @@ export async function testApp(options: { content?: string; catalogDir?: string; 
   const catalogDir = options.catalogDir ?? (await builtCatalog(options.content));
   const dataFile = join(await tempDir("frontdesk-data-"), "frontdesk.json");
   const catalog = await LiveCatalog.open(catalogDir, BASE_URL);
-  const store = await LowdbStore.open(dataFile, options.clock);
+  const store = await LowdbStore.open(dataFile, options.clock ? { clock: options.clock } : {});
   const app = await createApp({ catalog, store, config: { publicBaseUrl: BASE_URL }, ...(options.clock ? { clock: options.clock } : {}) });
   return {
     app, catalog, store, catalogDir, dataFile,
@@ -39,4 +40,11 @@ export async function testApp(options: { content?: string; catalogDir?: string; 
       await store.close();
     },
   };
+}
+
+/** Everything the embedded store keeps on disk beside `dataFile` (snapshot and journals), for tests that nothing was written. */
+export async function storedFiles(dataFile: string): Promise<string> {
+  const folder = join(dataFile, "..");
+  const names = (await readdir(folder)).filter((n) => !n.endsWith(".sock") && !n.endsWith(".lock")).sort();
+  return (await Promise.all(names.map(async (n) => `${n}\n${await readFile(join(folder, n), "utf8")}`))).join("\n");
 }

@@ -32,6 +32,8 @@ export interface ExportedIndex {
    */
   documentFrequency: Record<string, number>;
   parts: Record<string, Record<string, string>>;
+  /** Each document's length in terms, for length normalisation; absent in older catalogs. */
+  lengths?: number[];
   /** The editors' bridges from visitors' words to the catalog's (content/concepts.yaml); absent in older catalogs. */
   concepts?: ExportedConcept[];
 }
@@ -88,8 +90,10 @@ export async function buildIndex(fields: FieldSpec[], documents: SearchDocument[
   const indexes = fields.map(() => new FlexSearch.Index(INDEX_OPTIONS));
   // One entry per distinct word: its count (for typo correction) and its stem, computed once.
   const seen = new Map<string, { count: number; stem: string }>();
+  const lengths: number[] = [];
   documents.forEach((doc, position) => {
     const distinct = new Set<string>();
+    let length = 0;
     fields.forEach((field, f) => {
       const analysed = words(fieldText(doc.fields[field.name])).map((word) => {
         let entry = seen.get(word);
@@ -99,7 +103,9 @@ export async function buildIndex(fields: FieldSpec[], documents: SearchDocument[
         return entry.stem;
       });
       indexes[f]!.add(position, analysed.join(" "));
+      length += analysed.length;
     });
+    lengths.push(length);
     for (const term of distinct) frequency.set(term, (frequency.get(term) ?? 0) + 1);
   });
   for (const [word, { count }] of seen) vocabulary.set(word, count);
@@ -117,6 +123,7 @@ export async function buildIndex(fields: FieldSpec[], documents: SearchDocument[
     vocabulary: Object.fromEntries([...vocabulary].sort(byKey)),
     documentFrequency: Object.fromEntries([...frequency].sort(byKey)),
     parts,
+    lengths,
     concepts: concepts.map((c) => ({
       id: c.id,
       when: c.when.map((phrase) => ({ phrase, terms: terms(phrase) })).filter((w) => w.terms.length > 0),
@@ -127,6 +134,8 @@ export async function buildIndex(fields: FieldSpec[], documents: SearchDocument[
 
 /** What a concept stands for counts more than a word of the visitor's: it is the editors' reading of the whole problem. */
 const CONCEPT_BOOST = 1.5;
+/** How strongly a document's length above the average lowers its matches (BM25's b). */
+export const LENGTH_B = 0.5;
 /** Query terms beyond this many add nothing a person meant (and each has a bit in a 32-bit mask). */
 const MAX_QUERY_TERMS = 32;
 /** A search reaching at least a quarter of the documents (in postings) scans them all: see search. */
@@ -167,6 +176,8 @@ export class SearchEngine {
   /** The documents a search has reached, in the order it reached them (see search). */
   private readonly touched: Int32Array;
   private readonly best: Float64Array;
+  /** Per document, what a match in it is worth: less in a document much longer than the others (see lengthNorms). */
+  private readonly norms: Float64Array;
   /** Each word's own index form, and what it matches: false for a word neither the content nor a one-letter correction knows. */
   private readonly queryWordCache = new LRUCache<string, { own: string; known: QueryWord | false }>({ max: WORD_CACHE });
   /** Concepts by each term of their phrases, and every such term: words of visitors, not of the catalog. */
@@ -193,6 +204,7 @@ export class SearchEngine {
     this.matches = new Uint32Array(this.ids.length);
     this.touched = new Int32Array(this.ids.length);
     this.best = new Float64Array(this.ids.length);
+    this.norms = lengthNorms(exported.lengths ?? [], this.ids.length);
   }
 
   get size(): number {
@@ -260,7 +272,7 @@ export class SearchEngine {
     const documents = this.frequency.get(term)!;
     const idf = Math.log(1 + (this.ids.length - documents + 0.5) / (documents + 0.5));
     const positions = Int32Array.from(order).sort();
-    const merged = { positions, impacts: Float64Array.from(positions, (p) => idf * this.best[p]!), ceiling: idf * this.maxWeight };
+    const merged = { positions, impacts: Float64Array.from(positions, (p) => idf * this.best[p]! * this.norms[p]!), ceiling: idf * this.maxWeight };
     for (const position of order) this.best[position] = 0;
     this.merged.set(term, merged);
     return merged;
@@ -325,6 +337,20 @@ export class SearchEngine {
     this.queryWordCache.set(word, answer);
     return answer;
   }
+}
+
+/**
+ * BM25's length normalisation, for documents longer than the average only: a long product page
+ * holds more of any question's words by its length alone, and must not outrank the offering a
+ * question is about; a short one gains nothing, so a score stays at most 1.
+ */
+function lengthNorms(lengths: readonly number[], documents: number): Float64Array {
+  const norms = new Float64Array(documents).fill(1);
+  if (lengths.length !== documents || documents === 0) return norms;
+  const average = lengths.reduce((a, b) => a + b, 0) / documents;
+  if (average === 0) return norms;
+  lengths.forEach((length, d) => (norms[d] = Math.min(1, 1 / (1 - LENGTH_B + (LENGTH_B * length) / average))));
+  return norms;
 }
 
 /**

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readCatalog } from "../src/catalog/load.js";
 import { ServedCatalog } from "../src/catalog/served.js";
-import { loadRecommendCases, recommendFixtures, score, type RecommendCase } from "../src/eval/recommend.js";
+import { evaluateRecommend, loadRecommendCases, recommendFixtures, score, type RecommendCase } from "../src/eval/recommend.js";
 import { builtCatalog } from "./helpers/app.js";
 import { SAMPLE_CONTENT } from "./helpers/content.js";
 import { miniSearchRanker } from "./helpers/minisearch-baseline.js";
@@ -55,5 +55,13 @@ describe("recommendation quality", () => {
   it("copes with typos and word forms", () => {
     expect(catalog.recommend("secuirty audti of our codebase", 3).map((r) => r.id)).toContain("security-audit");
     expect(catalog.recommend("migrating servers to the cloud", 3)[0]!.id).toBe("cloud-migration");
+  });
+
+  it("frontdesk eval recommend prints hit@3 and MRR per part and style, and the problems missed", async () => {
+    const printed = await evaluateRecommend({ content: SAMPLE_CONTENT, fixtures: join(SAMPLE_CONTENT, "../test/fixtures"), split: "test" });
+    const test = score(cases.filter((c) => c.split === "test"), ours);
+    expect(printed).toContain(`| test | ${test.cases} | ${test.hitAt3.toFixed(3)} | ${test.mrr.toFixed(3)} |`);
+    expect(printed).toMatch(/\| dev · symptoms \| \d+ \|/);
+    expect(printed).toContain(`Missed at 3 (test part): ${test.misses.length}`);
   });
 });

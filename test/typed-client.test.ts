@@ -31,8 +31,9 @@ function checks(type: string, schema: JsonSchema, required: boolean, out: string
   const requiredNames = (schema.required ?? []) as string[];
   for (const [name, inner] of Object.entries(properties)) checks(`${defined}[${JSON.stringify(name)}]`, inner, required && requiredNames.includes(name), out);
   if (schema.type === "array" && schema.items) checks(`${defined}[number]`, schema.items as JsonSchema, required, out);
-  if (typeof schema.additionalProperties === "object" && Object.keys(schema.additionalProperties).length > 0) {
-    checks(`${defined}[string]`, schema.additionalProperties as JsonSchema, false, out);
+  const values = schema.additionalProperties;
+  if (values !== null && typeof values === "object" && Object.keys(values).length > 0) {
+    checks(`${defined}[string]`, values as JsonSchema, false, out);
   }
 }
 
@@ -42,7 +43,7 @@ describe("a client generated from the OpenAPI document", () => {
     const document = JSON.parse((await t.app.inject({ method: "GET", url: "/api/v1/openapi.json" })).body) as Record<string, unknown>;
     await t.close();
     const dir = await tempDir("frontdesk-client-");
-    await writeFile(join(dir, "api.d.ts"), astToString(await openapiTS(document as Parameters<typeof openapiTS>[0])));
+    await writeFile(join(dir, "api.d.ts"), astToString(await openapiTS(document as unknown as Parameters<typeof openapiTS>[0])));
 
     const lines = [
       `import type { paths } from "./api";`,

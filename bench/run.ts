@@ -19,6 +19,8 @@ import { readCatalog } from "../src/catalog/load.js";
 import { ServedCatalog } from "../src/catalog/served.js";
 import { migrate } from "../src/store/postgres-store.js";
 import { EVERY_ANSWER } from "../src/api/headers.js";
+import { breakdown, loadRecommendCases, recommendFixtures } from "../src/eval/recommend.js";
+import { miniSearchRanker } from "../test/helpers/minisearch-baseline.js";
 import { devRebuild } from "./dev-rebuild.js";
 import { generateContent } from "./generate.js";
 import { benchWrites } from "./writes.js";
@@ -371,20 +373,22 @@ async function main() {
   const sample = join(work, "sample-catalog");
   await buildCatalog({ content: join(root, "content"), catalog: sample });
   const served = new ServedCatalog(await readCatalog(sample), "http://bench");
-  let top3 = 0;
-  let reciprocal = 0;
-  for (const c of cases) {
-    const ids = served.recommend(c.q, 10).map((r) => r.id);
-    const rank = ids.findIndex((id) => c.accept.includes(id));
-    if (rank >= 0 && rank < 3) top3++;
-    if (rank >= 0) reciprocal += 1 / (rank + 1);
-  }
-  log(`## Recommendation quality (sample content, ${cases.length} problem statements in test/fixtures/recommend-eval.yaml)`);
+  const labelled = await loadRecommendCases(await recommendFixtures(join(root, "test/fixtures")));
+  const engines = [
+    { name: "baseline: MiniSearch (BM25, fuzzy 0.2, prefix, every field)", rank: miniSearchRanker(served.data) },
+    { name: "Frontdesk", rank: (q: string) => served.recommend(q, 10).map((r) => r.id) },
+  ];
+  log(`## Recommendation quality (sample content, ${labelled.length} labelled problems in test/fixtures/recommend*.yaml)`);
   log();
-  log(`| measure | value | target |`);
-  log(`|---|---|---|`);
-  log(`| acceptable slug in the top 3 | ${((top3 / cases.length) * 100).toFixed(1)}% | ≥ 90% |`);
-  log(`| mean reciprocal rank | ${(reciprocal / cases.length).toFixed(3)} | |`);
+  log(`The test part was never tuned on; it is the number that counts. Target on it: hit@3 ≥ 0.92, MRR ≥ 0.8, hit@3 at least 0.05 above MiniSearch's.`);
+  log();
+  log(`| engine | part | problems | hit@3 | MRR |`);
+  log(`|---|---|---|---|---|`);
+  for (const engine of engines) {
+    for (const { group, scores } of breakdown(labelled, engine.rank)) {
+      log(`| ${engine.name} | ${group} | ${scores.cases} | ${scores.hitAt3.toFixed(3)} | ${scores.mrr.toFixed(3)} |`);
+    }
+  }
   log();
 
   await writeFile(join(root, "bench/README.md"), `${lines.join("\n")}\n`);

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { buildIndex } from "../src/search/engine.js";
+import { buildIndex, type Concept } from "../src/search/engine.js";
 import {
   CATALOG_FILES, CATALOG_FORMAT, MANIFEST_FILE,
   type Advisor, type CatalogData, type Company, type FaqEntry, type Manifest, type Product, type QuoteRubric,
@@ -54,6 +54,7 @@ export async function compileCatalog(files: SourceFile[], cache = new SourceCach
   const advisor: Advisor = { ...(advisorFile.data as Omit<Advisor, "systemPrompt">), systemPrompt: advisorFile.body };
   const ticket = single<TicketRubric>(files, "ticketRubric");
   const quote = single<QuoteRubric>(files, "quoteRubric");
+  const { concepts } = single<{ concepts: Concept[] }>(files, "concepts");
   const rubrics = {
     ticket: {
       ...ticket,
@@ -80,7 +81,7 @@ export async function compileCatalog(files: SourceFile[], cache = new SourceCach
       contactEmail: company.contact.email,
       website: company.contact.website,
     }),
-    recommendIndex: await cache.reuse("recommendIndex", ofKinds("service", "product"), () => buildIndex(RECOMMEND_FIELDS, [
+    recommendIndex: await cache.reuse("recommendIndex", ofKinds("service", "product", "concepts"), () => buildIndex(RECOMMEND_FIELDS, [
       ...services.map((s) => ({
         id: s.id,
         fields: { title: s.title, problems: s.problems, tags: [...s.tags, ...s.techniques], summary: s.summary, details: s.deliverables, body: s.description },
@@ -92,9 +93,10 @@ export async function compileCatalog(files: SourceFile[], cache = new SourceCach
           details: [...p.capabilities, ...p.features.map((x) => `${x.name} ${x.description}`)], body: p.description,
         },
       })),
-    ])),
+    ], concepts)),
     // The FAQ's index holds nothing of the company file: citeAs is not indexed.
-    faqIndex: await cache.reuse("faqIndex", ofKinds("faq"), () => buildIndex(FAQ_FIELDS, faq.map((e) => ({ id: e.id, fields: { question: e.question, tags: e.tags, answer: e.answer } })))),
+    faqIndex: await cache.reuse("faqIndex", ofKinds("faq", "concepts"), () =>
+      buildIndex(FAQ_FIELDS, faq.map((e) => ({ id: e.id, fields: { question: e.question, tags: e.tags, answer: e.answer } })), concepts)),
     llmsTxt: llmsTxt({ company, services, techniques, products, faq, tools }),
     llmsFullTxt: llmsFullTxt({ company, services, techniques, products, faq, tools }),
   };

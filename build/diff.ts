@@ -36,6 +36,11 @@ const KINDS = {
   tools: { heading: "Tools", items: (d: CatalogData) => d.tools },
   advisor: { heading: "GPT advisor (gpt/advisor.md)", items: (d: CatalogData) => [{ ...d.advisor, id: "advisor" }] },
   company: { heading: "Company (company.yaml)", items: (d: CatalogData) => [{ ...d.company, id: "company" }] },
+  concepts: {
+    heading: "Concepts (concepts.yaml)",
+    // As the editor wrote them: the catalog keeps them in index form, inside the search indexes.
+    items: (d: CatalogData) => (d.recommendIndex.concepts ?? []).map((c) => ({ id: c.id, when: c.when.map((w) => w.phrase), means: c.means.map((m) => m.word).join(" ") })),
+  },
   rubrics: {
     heading: "Review rubrics (rubrics/)",
     items: (d: CatalogData) => [{ ...d.rubrics.ticket, id: "ticket" }, { ...d.rubrics.quote, id: "quote" }],
@@ -170,6 +175,6 @@ export function diffMarkdown(diff: CatalogDiff): string {
     }
     lines.push("");
   }
-  if (!any) lines.push("No changes to services, products, techniques, FAQ, tools, the GPT advisor, company.yaml or the rubrics.", "");
+  if (!any) lines.push("No changes to services, products, techniques, FAQ, tools, the GPT advisor, company.yaml, the concepts or the rubrics.", "");
   return lines.join("\n");
 }

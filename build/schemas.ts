@@ -234,6 +234,24 @@ export const schemas = {
     },
     ["threshold", "criteria"],
   ),
+  concepts: object(
+    {
+      concepts: {
+        type: "array",
+        items: object(
+          {
+            id: slug,
+            // What visitors say, in their own words: any of these phrases found in a problem...
+            when: textList(80, 1),
+            // ...is also searched as these words of the catalog.
+            means: text(200),
+          },
+          ["id", "when", "means"],
+        ),
+      },
+    },
+    ["concepts"],
+  ),
 } satisfies Record<string, Schema>;
 
 export type SchemaName = keyof typeof schemas;
@@ -249,4 +267,5 @@ export const publishedSchemaFiles: Record<SchemaName, string> = {
   advisor: "advisor.schema.json",
   ticketRubric: "ticket-rubric.schema.json",
   quoteRubric: "quote-rubric.schema.json",
+  concepts: "concepts.schema.json",
 };

@@ -43,6 +43,7 @@ export const LAYOUT: readonly Layout[] = [
   { kind: "advisor", file: "gpt/advisor.md" },
   { kind: "ticketRubric", file: "rubrics/ticket.yaml" },
   { kind: "quoteRubric", file: "rubrics/quote.yaml" },
+  { kind: "concepts", file: "concepts.yaml" },
 ];
 
 export const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;

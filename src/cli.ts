@@ -134,23 +134,36 @@ program
     }
   });
 
-const evaluation = program.command("eval").description("measure the reviewers (and other judges) against the labelled sets in test/fixtures");
+const evaluation = program.command("eval").description("measure the reviewers and the recommendations against the labelled sets in test/fixtures");
 
-evaluation
-  .command("reviews")
-  .description("agreement of the ticket and quote reviews with the labelled sets: per set, per type and format, and every disagreement")
-  .addOption(new Option("--split <split>", "which part of the sets: dev (tuned on), test (never tuned on) or all").choices(["dev", "test", "all"]).default("test"))
-  .option("--content <dir>", "content folder whose rubrics are used", process.env.FRONTDESK_CONTENT ?? "content")
-  .option("--fixtures <dir>", "folder of the labelled sets (tickets*.yaml, quotes*.yaml)", "test/fixtures")
-  .action(async (opts: { split: "dev" | "test" | "all"; content: string; fixtures: string }) => {
-    const { evaluateReviews, reviewReport } = await import("./eval/reviews.js");
-    try {
-      console.log(reviewReport(await evaluateReviews(opts), opts.split));
-    } catch (error) {
-      console.error((error as Error).message);
-      process.exitCode = 1;
-    }
-  });
+/** The options every evaluation takes: which split, whose content, which labelled sets. */
+function evaluationCommand(name: string, description: string, fixtures: string, evaluate: (opts: EvaluationOptions) => Promise<string>): void {
+  evaluation
+    .command(name)
+    .description(description)
+    .addOption(new Option("--split <split>", "which part of the sets: dev (tuned on), test (never tuned on) or all").choices(["dev", "test", "all"]).default("test"))
+    .option("--content <dir>", "content folder whose rubrics and catalog are used", process.env.FRONTDESK_CONTENT ?? "content")
+    .option("--fixtures <dir>", `folder of the labelled sets (${fixtures})`, "test/fixtures")
+    .action(async (opts: EvaluationOptions) => {
+      try {
+        console.log(await evaluate(opts));
+      } catch (error) {
+        console.error((error as Error).message);
+        process.exitCode = 1;
+      }
+    });
+}
+type EvaluationOptions = { split: "dev" | "test" | "all"; content: string; fixtures: string };
+
+evaluationCommand("reviews", "agreement of the ticket and quote reviews with the labelled sets: per set, per type and format, and every disagreement", "tickets*.yaml, quotes*.yaml", async (opts) => {
+  const { evaluateReviews, reviewReport } = await import("./eval/reviews.js");
+  return reviewReport(await evaluateReviews(opts), opts.split);
+});
+
+evaluationCommand("recommend", "hit@3 and MRR of GET /recommend on the labelled problems, per part (dev, test) and style, and every problem missed", "recommend*.yaml", async (opts) => {
+  const { evaluateRecommend } = await import("./eval/recommend.js");
+  return evaluateRecommend(opts);
+});
 
 const data = program.command("data").description("operator tasks on the stored submissions (run on the host)");
 

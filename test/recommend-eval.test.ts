@@ -1,31 +1,67 @@
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import YAML from "yaml";
 import { readCatalog } from "../src/catalog/load.js";
 import { ServedCatalog } from "../src/catalog/served.js";
+import { evaluateRecommend, loadRecommendCases, recommendFixtures, score, type RecommendCase } from "../src/eval/recommend.js";
 import { builtCatalog } from "./helpers/app.js";
 import { SAMPLE_CONTENT } from "./helpers/content.js";
+import { miniSearchRanker } from "./helpers/minisearch-baseline.js";
 
-/** Recommendation quality on problem statements written the way prospects write them. */
+/**
+ * Recommendation quality on problems written the way prospects write them, labelled before the
+ * recommender was run on them. The dev part is tuned on; the test part is the number that counts.
+ */
 let catalog: ServedCatalog;
-let cases: { q: string; accept: string[] }[];
+let cases: RecommendCase[];
+const ours = (q: string) => catalog.recommend(q, 10).map((r) => r.id);
 
 beforeAll(async () => {
   catalog = new ServedCatalog(await readCatalog(await builtCatalog(SAMPLE_CONTENT)), "http://test");
-  cases = YAML.parse(await readFile(join(SAMPLE_CONTENT, "..", "test/fixtures/recommend-eval.yaml"), "utf8"));
+  cases = await loadRecommendCases(await recommendFixtures(join(SAMPLE_CONTENT, "../test/fixtures")));
 });
 
+const report = (misses: ReturnType<typeof score>["misses"]) => misses.map((m) => `${m.case.q}\n  want ${m.case.accept.join("|")}, got ${m.got.join(", ")}`).join("\n");
+
 describe("recommendation quality", () => {
-  it("puts an acceptable service or product in the top 3 for at least 90% of the evaluation set", () => {
-    expect(cases.length).toBeGreaterThanOrEqual(40);
-    const misses = cases.filter((c) => !catalog.recommend(c.q, 3).some((r) => c.accept.includes(r.id)));
-    const report = misses.map((c) => `${c.q}\n  want ${c.accept.join("|")}, got ${catalog.recommend(c.q, 3).map((r) => r.id).join(", ")}`);
-    expect(misses.length / cases.length, report.join("\n")).toBeLessThanOrEqual(0.1);
+  it("is measured on at least 150 problems, a third of them told only as symptoms, with a held-back test part", () => {
+    expect(cases.length).toBeGreaterThanOrEqual(150);
+    expect(cases.filter((c) => c.style === "symptoms").length).toBeGreaterThanOrEqual(cases.length / 3);
+    expect(cases.filter((c) => c.split === "test").length).toBeGreaterThanOrEqual(cases.length / 4);
+    const ids = new Set([...catalog.data.services, ...catalog.data.products].map((x) => x.id));
+    expect(cases.flatMap((c) => c.accept).filter((id) => !ids.has(id))).toEqual([]);
+  });
+
+  // The issue's target on the test part is hit@3 ≥ 0.92 and MRR ≥ 0.8. Measured once after
+  // tuning on the dev part: 0.846 and 0.775 (README, "How recommendations are judged"). This
+  // guards that level; it is not the target.
+  it("keeps the measured level on the test part: hit@3 at least 0.84, MRR at least 0.77", () => {
+    const result = score(cases.filter((c) => c.split === "test"), ours);
+    expect(result.hitAt3, report(result.misses)).toBeGreaterThanOrEqual(0.84);
+    expect(result.mrr).toBeGreaterThanOrEqual(0.77);
+  });
+
+  it("does better on the dev part it was tuned on: hit@3 at least 0.95, MRR at least 0.85", () => {
+    const result = score(cases.filter((c) => c.split === "dev"), ours);
+    expect(result.hitAt3, report(result.misses)).toBeGreaterThanOrEqual(0.95);
+    expect(result.mrr).toBeGreaterThanOrEqual(0.85);
+  });
+
+  it("beats stock MiniSearch over every field of the same catalog by at least 0.05 hit@3 on the test part", () => {
+    const test = cases.filter((c) => c.split === "test");
+    const baseline = score(test, miniSearchRanker(catalog.data));
+    expect(score(test, ours).hitAt3 - baseline.hitAt3).toBeGreaterThanOrEqual(0.05);
   });
 
   it("copes with typos and word forms", () => {
     expect(catalog.recommend("secuirty audti of our codebase", 3).map((r) => r.id)).toContain("security-audit");
     expect(catalog.recommend("migrating servers to the cloud", 3)[0]!.id).toBe("cloud-migration");
+  });
+
+  it("frontdesk eval recommend prints hit@3 and MRR per part and style, and the problems missed", async () => {
+    const printed = await evaluateRecommend({ content: SAMPLE_CONTENT, fixtures: join(SAMPLE_CONTENT, "../test/fixtures"), split: "test" });
+    const test = score(cases.filter((c) => c.split === "test"), ours);
+    expect(printed).toContain(`| test | ${test.cases} | ${test.hitAt3.toFixed(3)} | ${test.mrr.toFixed(3)} |`);
+    expect(printed).toMatch(/\| dev · symptoms \| \d+ \|/);
+    expect(printed).toContain(`Missed at 3 (test part): ${test.misses.length}`);
   });
 });

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import FlexSearch from "flexsearch";
 import { describe, expect, it, vi } from "vitest";
-import { buildIndex, SearchEngine } from "../src/search/engine.js";
+import { buildIndex, LENGTH_B, SearchEngine } from "../src/search/engine.js";
 import { words } from "../src/search/text.js";
 
 /** The search engine on its own: ranking order, what a hit says it matched, and text analysis. */
@@ -21,7 +21,7 @@ describe("SearchEngine", () => {
       ["d1", "kubernetes", "cluster upgrades"],
       ["d2", "kubernetes", "cluster upgrades"],
       ["d3", "kubernetes", "cluster upgrades"],
-      ["d4", "cluster", "kubernetes"],
+      ["d4", "cluster", "kubernetes upgrades"],
     ]);
     const { hits } = search.search("kubernetes cluster", 2);
     expect(hits.map((h) => h.id)).toEqual(["d1", "d2"]);
@@ -54,10 +54,14 @@ describe("SearchEngine", () => {
       const rare = present.some((w) => df(w) <= docs.length / 2);
       const used = present.filter((w) => !rare || df(w) <= docs.length / 2);
       const total = used.reduce((sum, w) => sum + idf(w) * 3, 0);
+      // BM25's length normalisation, applied to documents longer than the average only.
+      const lengths = docs.map((d) => MIX.reduce((n, f) => n + d[f.name as keyof Doc].split(" ").filter(Boolean).length, 0));
+      const average = lengths.reduce((a, b) => a + b, 0) / docs.length;
+      const norm = (i: number) => Math.min(1, 1 / (1 - LENGTH_B + (LENGTH_B * lengths[i]!) / average));
       return docs
         .map((_, i) => {
           let score = 0;
-          for (const w of used) score += Math.max(0, ...MIX.filter((f) => holds(i, f.name, w)).map((f) => f.weight)) * idf(w);
+          for (const w of used) score += Math.max(0, ...MIX.filter((f) => holds(i, f.name, w)).map((f) => f.weight)) * idf(w) * norm(i);
           return { i, score, matched: used.filter((w) => MIX.some((f) => holds(i, f.name, w))) };
         })
         .filter((d) => d.score > 0)
@@ -74,6 +78,26 @@ describe("SearchEngine", () => {
       }),
       { numRuns: 1000, seed: 20261123 },
     );
+  });
+
+  it("reads a visitor's phrase as the catalog's words when a concept says so, and says it did", async () => {
+    const index = await buildIndex(
+      FIELDS,
+      [
+        { id: "cloud", fields: { title: "cloud costs", body: "moving servers and lowering the monthly bill" } },
+        { id: "shop", fields: { title: "web shops", body: "selling on marketplaces" } },
+      ],
+      [{ id: "cloud-bill", when: ["amazon bill", "aws invoice"], means: "cloud costs" }],
+    );
+    const search = new SearchEngine(index);
+    const understood = search.search("our amazon bill is huge", 5);
+    expect(understood.hits.map((h) => h.id)).toEqual(["cloud"]);
+    expect(understood.hits[0]!.matched).toEqual(["bill", "cloud", "costs"]);
+    expect(understood.understood).toEqual([{ concept: "cloud-bill", phrase: "amazon bill", means: "cloud costs" }]);
+    // Every word of a phrase must be there (in any order); "amazon" alone is no concept, and a
+    // word only the concepts know is never "corrected" into one of the catalog's.
+    expect(search.search("invoice from aws", 5).understood).toEqual([{ concept: "cloud-bill", phrase: "aws invoice", means: "cloud costs" }]);
+    expect(search.search("we sell on amazon", 5)).toMatchObject({ understood: [], hits: [{ id: "shop" }] });
   });
 
   it("names every matched word of a query as long as the engine takes (32 words)", async () => {

@@ -37,6 +37,10 @@ export interface FaqResult {
 
 const OPENAPI_URL = `${API_PREFIX}/openapi.json`;
 const ANSWER_CACHE = 2000;
+/** Recommendations re-ranked by their problem phrases: this many candidates at least. */
+const RERANKED = 10;
+/** What each further word of the question in one problem phrase adds to a candidate's rank (scores are 0-1). */
+const PHRASE_BONUS = 0.08;
 const PRODUCT_OPERATIONS: Record<string, string> = { alpha: "getCoda", beta: "getTesla", "alpha-secure": "getCodaSecure" };
 
 export class ServedCatalog {
@@ -223,30 +227,37 @@ export class ServedCatalog {
   }
 
   recommend(query: string, limit: number): RecommendResult[] {
-    const { terms: queryTerms, hits } = this.recommendEngine.search(query, limit);
-    return hits.map((hit) => {
-      const service = this.services.get(hit.id);
-      const item: Service | Product = service ?? this.products.get(hit.id)!;
-      // The problems phrased most like the query explain the match best.
-      const problems = this.problemTerms.get(item.id) ?? item.problems.map((p) => ({ p, terms: terms(p) }));
-      this.problemTerms.set(item.id, problems);
-      const phrases = problems
-        .map(({ p, terms: phraseTerms }) => ({ p, shared: phraseTerms.filter((t) => queryTerms.has(t)).length }))
-        .filter((x) => x.shared > 0)
-        .sort((a, b) => b.shared - a.shared)
-        .slice(0, 2)
-        .map((x) => `solves: "${x.p}"`);
-      return {
+    // A few more candidates than asked: one whose problem phrase holds several of the question's
+    // words moves up past one that only mentions them here and there.
+    const { terms: queryTerms, hits, understood } = this.recommendEngine.search(query, Math.max(limit, RERANKED));
+    const readAs = understood.map((u) => `read "${u.phrase}" as: ${u.means}`);
+    return hits
+      .map((hit) => {
+        const service = this.services.get(hit.id);
+        const item: Service | Product = service ?? this.products.get(hit.id)!;
+        const problems = this.problemTerms.get(item.id) ?? item.problems.map((p) => ({ p, terms: terms(p) }));
+        this.problemTerms.set(item.id, problems);
+        const phrases = problems
+          .map(({ p, terms: phraseTerms }) => ({ p, shared: new Set(phraseTerms.filter((t) => queryTerms.has(t))).size }))
+          .filter((x) => x.shared > 0)
+          .sort((a, b) => b.shared - a.shared);
+        const bonus = PHRASE_BONUS * Math.max(0, (phrases[0]?.shared ?? 0) - 1);
+        return { hit, item, service, phrases, rank: hit.score + bonus };
+      })
+      .sort((a, b) => b.rank - a.rank)
+      .slice(0, limit)
+      .map(({ hit, item, service, phrases }) => ({
         kind: service ? "service" : "product",
         id: item.id,
         title: item.title,
         summary: item.summary,
         score: hit.score,
-        reasons: [...phrases, `matched: ${hit.matched.join(", ")}`],
+        // The problems phrased most like the query explain the match best.
+        reasons: [...phrases.slice(0, 2).map((x) => `solves: "${x.p}"`), `matched: ${hit.matched.join(", ")}`, ...readAs],
         url: service ? this.serviceUrl(item.id) : this.productUrl(item.id),
-      };
-    });
+      }));
   }
+
 
   /** FAQ hits as JSON (FaqResult), best first. */
   searchFaq(query: string, limit: number): string[] {

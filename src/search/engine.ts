@@ -1,6 +1,6 @@
 import FlexSearch, { type Index } from "flexsearch";
 import { LRUCache } from "lru-cache";
-import { stem, words } from "./text.js";
+import { stem, terms, words } from "./text.js";
 import { correct } from "./spelling.js";
 
 /**
@@ -32,12 +32,32 @@ export interface ExportedIndex {
    */
   documentFrequency: Record<string, number>;
   parts: Record<string, Record<string, string>>;
+  /** Each document's length in terms, for length normalisation; absent in older catalogs. */
+  lengths?: number[];
+  /** The editors' bridges from visitors' words to the catalog's (content/concepts.yaml); absent in older catalogs. */
+  concepts?: ExportedConcept[];
+}
+
+/** What editors write in content/concepts.yaml. */
+export interface Concept {
+  id: string;
+  when: string[];
+  means: string;
+}
+
+/** A concept in index form: each `when` phrase with its terms, and the catalog words it stands for. */
+export interface ExportedConcept {
+  id: string;
+  when: { phrase: string; terms: string[] }[];
+  means: QueryWord[];
 }
 
 export interface SearchResult {
   /** Every term of the query in index form (typos corrected), for explaining a hit. */
   terms: ReadonlySet<string>;
   hits: SearchHit[];
+  /** Concepts the query's words called up: the phrase that did ("amazon bill") and the catalog's words it stands for. */
+  understood: { concept: string; phrase: string; means: string }[];
 }
 
 export interface SearchHit {
@@ -64,14 +84,16 @@ function fieldText(value: string | readonly string[] | undefined): string {
 
 const byKey = ([a]: [string, number], [b]: [string, number]) => (a < b ? -1 : a > b ? 1 : 0);
 
-export async function buildIndex(fields: FieldSpec[], documents: SearchDocument[]): Promise<ExportedIndex> {
+export async function buildIndex(fields: FieldSpec[], documents: SearchDocument[], concepts: readonly Concept[] = []): Promise<ExportedIndex> {
   const vocabulary = new Map<string, number>();
   const frequency = new Map<string, number>();
   const indexes = fields.map(() => new FlexSearch.Index(INDEX_OPTIONS));
   // One entry per distinct word: its count (for typo correction) and its stem, computed once.
   const seen = new Map<string, { count: number; stem: string }>();
+  const lengths: number[] = [];
   documents.forEach((doc, position) => {
     const distinct = new Set<string>();
+    let length = 0;
     fields.forEach((field, f) => {
       const analysed = words(fieldText(doc.fields[field.name])).map((word) => {
         let entry = seen.get(word);
@@ -81,7 +103,9 @@ export async function buildIndex(fields: FieldSpec[], documents: SearchDocument[
         return entry.stem;
       });
       indexes[f]!.add(position, analysed.join(" "));
+      length += analysed.length;
     });
+    lengths.push(length);
     for (const term of distinct) frequency.set(term, (frequency.get(term) ?? 0) + 1);
   });
   for (const [word, { count }] of seen) vocabulary.set(word, count);
@@ -99,9 +123,19 @@ export async function buildIndex(fields: FieldSpec[], documents: SearchDocument[
     vocabulary: Object.fromEntries([...vocabulary].sort(byKey)),
     documentFrequency: Object.fromEntries([...frequency].sort(byKey)),
     parts,
+    lengths,
+    concepts: concepts.map((c) => ({
+      id: c.id,
+      when: c.when.map((phrase) => ({ phrase, terms: terms(phrase) })).filter((w) => w.terms.length > 0),
+      means: words(c.means).map((word) => ({ word, term: stem(word), boost: CONCEPT_BOOST })),
+    })),
   };
 }
 
+/** What a concept stands for counts more than a word of the visitor's: it is the editors' reading of the whole problem. */
+const CONCEPT_BOOST = 1.5;
+/** How strongly a document's length above the average lowers its matches (BM25's b). */
+export const LENGTH_B = 0.5;
 /** Query terms beyond this many add nothing a person meant (and each has a bit in a 32-bit mask). */
 const MAX_QUERY_TERMS = 32;
 /** A search reaching at least a quarter of the documents (in postings) scans them all: see search. */
@@ -122,9 +156,11 @@ interface Postings {
 }
 
 /** A query word as it will be matched: the word (typo corrected) and its index form. */
-interface QueryWord {
+export interface QueryWord {
   word: string;
   term: string;
+  /** Set on the words a concept stands for: they count this much more than the visitor's own. */
+  boost?: number;
 }
 
 export class SearchEngine {
@@ -140,14 +176,21 @@ export class SearchEngine {
   /** The documents a search has reached, in the order it reached them (see search). */
   private readonly touched: Int32Array;
   private readonly best: Float64Array;
-  /** false: a word neither the content nor a one-letter correction knows. */
-  private readonly queryWordCache = new LRUCache<string, QueryWord | false>({ max: WORD_CACHE });
+  /** Per document, what a match in it is worth: less in a document much longer than the others (see lengthNorms). */
+  private readonly norms: Float64Array;
+  /** Each word's own index form, and what it matches: false for a word neither the content nor a one-letter correction knows. */
+  private readonly queryWordCache = new LRUCache<string, { own: string; known: QueryWord | false }>({ max: WORD_CACHE });
+  /** Concepts by each term of their phrases, and every such term: words of visitors, not of the catalog. */
+  private readonly concepts = new Map<string, ExportedConcept[]>();
   private readonly merged = new LRUCache<string, Postings>({ maxSize: POSTINGS_BUDGET, sizeCalculation: (p) => Math.max(1, p.positions.length) });
 
   constructor(exported: ExportedIndex) {
     this.ids = exported.ids;
     this.vocabulary = new Map(Object.entries(exported.vocabulary));
     this.frequency = new Map(Object.entries(exported.documentFrequency));
+    for (const concept of exported.concepts ?? []) {
+      for (const term of new Set(concept.when.flatMap((w) => w.terms))) this.concepts.set(term, [...(this.concepts.get(term) ?? []), concept]);
+    }
     // Every weight must count: the dense scan (bestOf) takes a score of zero for a document the
     // search never reached.
     if (exported.fields.some((f) => !(f.weight > 0))) throw new Error("every search field needs a weight above 0");
@@ -161,6 +204,7 @@ export class SearchEngine {
     this.matches = new Uint32Array(this.ids.length);
     this.touched = new Int32Array(this.ids.length);
     this.best = new Float64Array(this.ids.length);
+    this.norms = lengthNorms(exported.lengths ?? [], this.ids.length);
   }
 
   get size(): number {
@@ -168,19 +212,20 @@ export class SearchEngine {
   }
 
   search(query: string, limit: number): SearchResult {
-    const queryWords = this.queryWords(query);
+    const { queryWords, understood } = this.queryWords(query);
     const common = this.ids.length * COMMON_SHARE;
     const rare = queryWords.some(({ term }) => this.frequency.get(term)! <= common);
-    // Very common terms are skipped when rarer ones are there to rank by.
-    const used = queryWords.filter(({ term }) => !rare || this.frequency.get(term)! <= common);
+    // Very common terms are skipped when rarer ones are there to rank by; what a concept stands
+    // for is kept: an editor chose those words.
+    const used = queryWords.filter(({ term, boost }) => boost !== undefined || !rare || this.frequency.get(term)! <= common);
     const postings = used.map(({ term }) => this.postings(term));
 
     let total = 0;
     let reached = 0;
-    for (const { positions, ceiling } of postings) {
-      total += ceiling;
+    postings.forEach(({ positions, ceiling }, u) => {
+      total += ceiling * (used[u]!.boost ?? 1);
       reached += positions.length;
-    }
+    });
     const documents = this.ids.length;
     // A query that reaches a good share of the documents (long questions, common words) adds
     // into the scores without asking whether a document was reached before, a branch the CPU
@@ -190,7 +235,7 @@ export class SearchEngine {
     const { scores, matches } = this;
     const touched = dense ? null : this.touched;
     let count = 0;
-    for (let u = 0; u < postings.length; u++) count = addPostings(postings[u]!, 1 << u, scores, matches, touched, count);
+    for (let u = 0; u < postings.length; u++) count = addPostings(postings[u]!, used[u]!.boost ?? 1, 1 << u, scores, matches, touched, count);
     const top = bestOf(scores, touched, dense ? documents : count, limit);
     const hits = Array.from(top, (position) => ({
       id: this.ids[position]!,
@@ -206,7 +251,7 @@ export class SearchEngine {
         matches[touched[t]!] = 0;
       }
     }
-    return { terms: new Set(queryWords.map(({ term }) => term)), hits };
+    return { terms: new Set(queryWords.map(({ term }) => term)), hits, understood };
   }
 
   /**
@@ -227,7 +272,7 @@ export class SearchEngine {
     const documents = this.frequency.get(term)!;
     const idf = Math.log(1 + (this.ids.length - documents + 0.5) / (documents + 0.5));
     const positions = Int32Array.from(order).sort();
-    const merged = { positions, impacts: Float64Array.from(positions, (p) => idf * this.best[p]!), ceiling: idf * this.maxWeight };
+    const merged = { positions, impacts: Float64Array.from(positions, (p) => idf * this.best[p]! * this.norms[p]!), ceiling: idf * this.maxWeight };
     for (const position of order) this.best[position] = 0;
     this.merged.set(term, merged);
     return merged;
@@ -238,38 +283,86 @@ export class SearchEngine {
    * corrected). Stemming and typo correction (hundreds of candidates) are remembered per word:
    * people and GPTs use the same words over and over.
    */
-  private queryWords(query: string): QueryWord[] {
+  private queryWords(query: string): { queryWords: QueryWord[]; understood: SearchResult["understood"] } {
+    const resolved = words(query).map((word) => this.queryWordCache.get(word) ?? this.resolve(word));
+    const called = this.concepts.size > 0 ? this.understand(resolved.map((r) => r.own)) : [];
+    const means = called.flatMap(({ concept }) => concept.means);
     const out: QueryWord[] = [];
     const seen = new Set<string>();
-    for (const word of words(query)) {
-      const known = this.queryWordCache.get(word) ?? this.resolve(word);
+    // The visitor's own words first, leaving room for what their concepts stand for.
+    const room = MAX_QUERY_TERMS - Math.min(means.length, MAX_QUERY_TERMS / 2);
+    for (const { known } of resolved) {
+      if (out.length === room) break;
       if (known === false || seen.has(known.term)) continue;
       seen.add(known.term);
       out.push(known);
-      if (out.length === MAX_QUERY_TERMS) break;
     }
-    return out;
+    for (const word of means) {
+      if (out.length === MAX_QUERY_TERMS) break;
+      if (seen.has(word.term) || !this.frequency.has(word.term)) continue;
+      seen.add(word.term);
+      out.push(word);
+    }
+    return { queryWords: out, understood: called.map(({ concept, phrase }) => ({ concept: concept.id, phrase, means: concept.means.map((m) => m.word).join(" ") })) };
   }
 
-  private resolve(word: string): QueryWord | false {
+  /** The concepts whose phrase has every one of its terms among the query's (in any order). */
+  private understand(own: readonly string[]): { concept: ExportedConcept; phrase: string }[] {
+    const present = new Set(own);
+    const found: { concept: ExportedConcept; phrase: string }[] = [];
+    for (const term of present) {
+      for (const concept of this.concepts.get(term) ?? []) {
+        if (found.some((f) => f.concept === concept)) continue;
+        const phrase = concept.when.find((w) => w.terms[0] === term && w.terms.every((t) => present.has(t)));
+        if (phrase) found.push({ concept, phrase: phrase.phrase });
+      }
+    }
+    return found;
+  }
+
+  /**
+   * A word's index form and what it matches, remembered. A word of a concept's phrases that the
+   * catalog does not hold ("amazon") is kept as it is for the concepts, never "corrected" into
+   * another word of the catalog, and matches nothing itself.
+   */
+  private resolve(word: string): { own: string; known: QueryWord | false } {
     const own = stem(word);
-    const known = this.frequency.has(own) ? word : correct(word, this.vocabulary);
-    const answer = known === undefined ? false : { word: known, term: known === word ? own : stem(known) };
+    let known: QueryWord | false = false;
+    if (this.frequency.has(own)) known = { word, term: own };
+    else if (!this.concepts.has(own)) {
+      const corrected = correct(word, this.vocabulary);
+      if (corrected !== undefined) known = { word: corrected, term: stem(corrected) };
+    }
+    const answer: { own: string; known: QueryWord | false } = { own, known };
     this.queryWordCache.set(word, answer);
     return answer;
   }
 }
 
 /**
- * Adds one term's postings into the scores and marks the term's bit in `matches`. When `touched`
+ * BM25's length normalisation, for documents longer than the average only: a long product page
+ * holds more of any question's words by its length alone, and must not outrank the offering a
+ * question is about; a short one gains nothing, so a score stays at most 1.
+ */
+function lengthNorms(lengths: readonly number[], documents: number): Float64Array {
+  const norms = new Float64Array(documents).fill(1);
+  if (lengths.length !== documents || documents === 0) return norms;
+  const average = lengths.reduce((a, b) => a + b, 0) / documents;
+  if (average === 0) return norms;
+  lengths.forEach((length, d) => (norms[d] = Math.min(1, 1 / (1 - LENGTH_B + (LENGTH_B * length) / average))));
+  return norms;
+}
+
+/**
+ * Adds one term's postings (times its boost) into the scores and marks the term's bit in `matches`. When `touched`
  * is given (a sparse search), a document reached for the first time is also appended to it;
  * returns the new count of touched documents.
  */
-function addPostings({ positions, impacts }: Postings, bit: number, scores: Float64Array, matches: Uint32Array, touched: Int32Array | null, count: number): number {
+function addPostings({ positions, impacts }: Postings, boost: number, bit: number, scores: Float64Array, matches: Uint32Array, touched: Int32Array | null, count: number): number {
   for (let i = 0; i < positions.length; i++) {
     const position = positions[i]!;
     if (touched !== null && matches[position] === 0) touched[count++] = position;
-    scores[position] = scores[position]! + impacts[i]!;
+    scores[position] = scores[position]! + impacts[i]! * boost;
     matches[position] = matches[position]! | bit;
   }
   return count;

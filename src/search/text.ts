@@ -14,7 +14,11 @@ const STOPWORDS = new Set(
     "our ours ourselves out over own same she should so some such than that the their theirs them then there " +
     "these they this those through to too under until up very was we were what when where which while who whom " +
     "why will with would you your yours yourself yourselves get got really pls please thanks hi hello want wants " +
-    "need needs like im ive weve were dont doesnt cant us one")
+    "need needs like im ive weve were dont doesnt cant us one " +
+    // Filler of spoken English that says nothing about the problem ("way too much", "lots of stuff").
+    "way much many lot lots every thing things stuff someone something anything everything kind sort bit " +
+    "still always never even ever also maybe actually basically honestly guess sure quite pretty kinda " +
+    "somebody anyone everyone whole etc")
     .split(" "),
 );
 

@@ -116,15 +116,24 @@ export class PostgresStore implements Store {
   }
 
   /** Runs `work` between BEGIN and COMMIT on one connection; rolls back when it throws. */
-  private async atomically<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  private async atomically<T>(work: (client: pg.PoolClient) => Promise<T>, firstTry = true): Promise<T> {
     const client = await this.pool.connect().catch((error: unknown) => Promise.reject(this.failure(error)));
     // A connection cut while checked out reports on the client, which has no listener then: the
     // next query fails instead, and the process must not crash on the event.
     const ignore = () => undefined;
     client.on("error", ignore);
-    let broken: Error | undefined;
     try {
       await client.query("BEGIN");
+    } catch (error) {
+      client.off("error", ignore);
+      client.release(error as Error);
+      // A pooled connection the server ended meanwhile (a restart, a failover) fails at BEGIN,
+      // before anything ran: one more try, on a new connection, is safe.
+      if (firstTry) return this.atomically(work, false);
+      throw this.failure(error);
+    }
+    let broken: Error | undefined;
+    try {
       const result = await work(client);
       await client.query("COMMIT");
       return result;

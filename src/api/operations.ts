@@ -1,4 +1,4 @@
-import { always, arr, bool, email, int, num, obj, requiredText, str, text, texts, type JsonSchema } from "./schema.js";
+import { always, arr, body, bool, email, int, num, obj, requiredText, str, text, texts, type JsonSchema } from "./schema.js";
 
 /**
  * The one table of every endpoint. Routes, input validation, openapi.json, the API index, the
@@ -148,8 +148,8 @@ export const operations: Operation[] = [
     description: "Send the visitor's problem or project in their own words as q (or problem). Returns services and products ranked by a 0-1 score, with why each matched.",
     action: { name: "recommend", when: "The visitor describes a problem, project or need and wants to know which services or products fit." },
     query: obj({
-      q: str(LIMITS.query, "Problem or project description in plain words."),
-      problem: str(LIMITS.query, "Alias for q."),
+      q: str(LIMITS.query, "Problem or project description in plain words. Send q or problem: one of the two is required (400 without)."),
+      problem: str(LIMITS.query, "Alias for q: send q or problem."),
       limit: limitParam(10),
     }),
     data: searchData(always({ kind: { type: "string", enum: ["service", "product"] }, id: text, title: text, summary: text, score: num, reasons: texts, url: text })),
@@ -171,7 +171,7 @@ export const operations: Operation[] = [
     description: `Paste a quote or statement of work as plain text. Returns a score out of 10 (8 passes), every criterion with evidence and advice, and a counter proposal. ${idempotencyHint}`,
     action: { name: "reviewQuote", when: "The visitor pastes or describes a quote or statement of work from any vendor and wants it checked." },
     consequential: false,
-    body: obj({
+    body: body({
       quoteText: requiredText(LIMITS.quoteText, "The full quote as plain text."),
       companyName: str(LIMITS.shortText, "Company that received the quote."),
       contactEmail: email(),
@@ -190,7 +190,7 @@ export const operations: Operation[] = [
     description: `Describe the project; returns a draft proposal with recommended services, phases, an estimate range from catalog prices, assumptions, open questions and next steps. ${idempotencyHint}`,
     action: { name: "requestQuote", when: "The visitor wants a proposal or price for a new project; collect the description, budget and timeline first." },
     consequential: true,
-    body: obj({
+    body: body({
       projectDescription: requiredText(LIMITS.description, "What should be built or solved."),
       companyName: str(LIMITS.shortText, "Company name."),
       contactEmail: email(),
@@ -207,7 +207,7 @@ export const operations: Operation[] = [
     description: `Rates a bug, feature, question or task ticket with evidence and advice per criterion and a rewritten skeleton. After 5 free reviews per clientId, send contactEmail. ${idempotencyHint}`,
     action: { name: "reviewTicket", when: "The visitor pastes a ticket, issue or bug report and wants it rated. Pass a stable clientId; after 5 free reviews ask for an e-mail." },
     consequential: false,
-    body: obj({
+    body: body({
       ticketText: requiredText(LIMITS.ticketText, "The ticket as plain text or Markdown."),
       clientId: clientIdField,
       contactEmail: email("Required once the 5 free reviews of the clientId are used."),
@@ -232,7 +232,7 @@ export const operations: Operation[] = [
     description: `Signs a person up for early access to Tools Lab tools; the same e-mail again updates the interests. ${idempotencyHint}`,
     action: { name: "joinWaitlist", when: "The visitor wants early access to a Tools Lab tool; ask for name and e-mail and their consent." },
     consequential: true,
-    body: obj({
+    body: body({
       name: requiredText(LIMITS.shortText, "Full name."),
       email: email("E-mail address for the invitation."),
       company: str(LIMITS.shortText, "Company."),
@@ -257,7 +257,7 @@ export const operations: Operation[] = [
     description: `Records who wants what so a person follows up. The same conversationId again returns the same reference. ${idempotencyHint}`,
     action: { name: "submitLead", when: "The visitor wants to be contacted, a demo, a security check or a partnership; ask consent first and set requestedBy to gpt." },
     consequential: true,
-    body: obj({
+    body: body({
       description: requiredText(LIMITS.description, "What the person needs, in a few sentences."),
       name: str(LIMITS.shortText, "Name."),
       email: email(),

@@ -220,18 +220,25 @@ program
 
 program
   .command("migrate")
-  .description("apply the PostgreSQL schema migrations (DATABASE_URL) and exit; serve also applies them on start")
-  .action(async () => {
-    const { databaseUrl } = readConfig(process.env);
-    if (!databaseUrl) {
+  .description("apply the PostgreSQL schema migrations (DATABASE_URL) and exit; serve also applies them on start. --from-file also moves the embedded store's data into it")
+  .option("--from-file [data file]", "copy every record, allowance and remembered answer of this embedded store (default FRONTDESK_DATA) into PostgreSQL; stop the embedded server first")
+  .action(async (opts: { fromFile?: string | true }) => {
+    const config = readConfig(process.env);
+    if (!config.databaseUrl) {
       console.error("DATABASE_URL is not set: migrations are for the PostgreSQL store; the embedded store needs none");
       process.exitCode = 1;
       return;
     }
+    const databaseUrl = config.databaseUrl;
     const { migrate } = await import("./store/postgres-store.js");
     await reportingStoreErrors(async () => {
       const applied = await migrate(databaseUrl);
       console.error(applied.length === 0 ? "the database schema is up to date" : `applied migrations ${applied.join(", ")}`);
+      if (opts.fromFile === undefined) return;
+      const { moveToPostgres } = await import("./store/move.js");
+      const file = opts.fromFile === true ? config.dataFile : opts.fromFile;
+      const moved = await moveToPostgres(file, databaseUrl, config.lockStaleMs);
+      console.error(`moved ${file} into PostgreSQL: ${plural(moved.records, "record")} (${moved.added} new), ${plural(moved.allowances, "allowance")}, ${plural(moved.answers, "remembered answer")}`);
     });
   });
 

@@ -32,4 +32,12 @@ describe("readConfig", () => {
     expect(readConfig({ REQUEST_TIMEOUT_MS: "5000", MAX_CONNECTIONS: "50" }).connections).toMatchObject({ requestTimeoutMs: 5000, maxConnections: 50 });
     expect(() => readConfig({ MAX_CONNECTIONS: "0" })).toThrow("MAX_CONNECTIONS must be a whole number of at least 1");
   });
+
+  it("keeps everything unless FRONTDESK_RETENTION_DAYS bounds the reviews, and waits 10 s for a dead process's lock unless told", () => {
+    expect(readConfig({})).toMatchObject({ lockStaleMs: 10_000 });
+    expect(readConfig({}).retentionDays).toBeUndefined();
+    expect(readConfig({ FRONTDESK_RETENTION_DAYS: "30", FRONTDESK_LOCK_STALE_MS: "3000" })).toMatchObject({ retentionDays: 30, lockStaleMs: 3000 });
+    expect(() => readConfig({ FRONTDESK_RETENTION_DAYS: "0" })).toThrow("FRONTDESK_RETENTION_DAYS must be a whole number of at least 1");
+    expect(() => readConfig({ FRONTDESK_LOCK_STALE_MS: "500" })).toThrow("FRONTDESK_LOCK_STALE_MS must be a whole number of at least 2000");
+  });
 });

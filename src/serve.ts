@@ -53,4 +53,12 @@ export async function serve(config: Config, companion?: Companion): Promise<void
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`Frontdesk serves ${config.publicBaseUrl}/api/v1 (catalog ${catalog.current.manifest.contentHash.slice(0, 12)})`);
+  const warning = publicAddressWarning(config.publicBaseUrl);
+  if (warning) app.log.warn(warning);
+}
+
+/** GPT Actions import only a document whose server address is https: say so at start, not at import. */
+export function publicAddressWarning(publicBaseUrl: string): string | undefined {
+  if (publicBaseUrl.startsWith("https://")) return undefined;
+  return `PUBLIC_BASE_URL is ${publicBaseUrl}: a custom GPT refuses to import an OpenAPI document whose server is not https. Set PUBLIC_BASE_URL to the public https address of this server (e.g. https://api.example.com) before setting up a GPT; local tries and MCP clients work as is.`;
 }

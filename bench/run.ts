@@ -4,7 +4,7 @@
  */
 import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { cp, readdir, readFile, writeFile, mkdtemp } from "node:fs/promises";
+import { cp, readdir, readFile, rm, writeFile, mkdtemp } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
 import { randomUUID } from "node:crypto";
 import { cpus, tmpdir } from "node:os";
@@ -392,6 +392,8 @@ async function main() {
   log();
 
   await writeFile(join(root, "bench/README.md"), `${lines.join("\n")}\n`);
+  // The stores of the write runs alone hold half a gigabyte.
+  await rm(work, { recursive: true, force: true });
 }
 
 await main();

@@ -297,7 +297,7 @@ export const operations: Operation[] = [
     description: "Name, description, system prompt, the actions it can call and the set-up steps of the custom GPT advisor.",
     data: always({
       name: text, description: text, openapiUrl: text, systemPrompt: text,
-      actions: arr(always({ name: text, method: text, path: text, when: text })), setupSteps: texts,
+      actions: arr(always({ name: text, operationId: { type: "string", description: "What the GPT's action list and the MCP tools call it (name is the set-up's own name for it)." }, method: text, path: text, when: text })), setupSteps: texts,
     }),
   },
   {

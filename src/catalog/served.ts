@@ -115,7 +115,8 @@ export class ServedCatalog {
       description: data.advisor.description,
       openapiUrl,
       systemPrompt: data.advisor.systemPrompt,
-      actions: operations.filter((o) => o.action).map((o) => ({ name: o.action!.name, method: o.method, path: o.path, when: o.action!.when })),
+      // name is the spec's; operationId is what the GPT's action list and the MCP tools show.
+      actions: operations.filter((o) => o.action).map((o) => ({ name: o.action!.name, operationId: o.operationId, method: o.method, path: o.path, when: o.action!.when })),
       setupSteps: data.advisor.setupSteps.map((step) => step.split(OPENAPI_URL_PLACEHOLDER).join(openapiUrl)),
     });
     put("getContact", { name: company.name, ...company.contact, ...(company.documentation ? { documentation: company.documentation } : {}) });

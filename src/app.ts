@@ -12,6 +12,7 @@ import type { CatalogLogger } from "./catalog/live.js";
 import type { ServedCatalog } from "./catalog/served.js";
 import { CONNECTION_LIMITS, type Config } from "./config.js";
 import { registerDocs } from "./docs.js";
+import { questionLog, type QuestionLog } from "./questions.js";
 import { registerMcp } from "./mcp.js";
 import { readHandlers } from "./routes/read.js";
 import { writeHandlers } from "./routes/write.js";
@@ -41,6 +42,8 @@ export interface AppOptions {
 export interface RequestContext {
   catalog: ServedCatalog;
   store: Store;
+  /** Where questions that found little are logged; absent unless FRONTDESK_QUERY_LOG is on. */
+  questions?: QuestionLog;
   now: Date;
   request: FastifyRequest;
   query: Record<string, unknown>;
@@ -89,6 +92,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.server.maxConnections = limits.maxConnections;
   registerResponseHeaders(app);
+  const questions = options.config.queryLog ? questionLog(options.store, clock, (message) => app.log.warn(message)) : undefined;
 
   // What is left for first use (validators, the FAQ, the search indexes) is prepared once the
   // first answer is out (an orchestrator's health check, usually) or after a moment without one:
@@ -170,6 +174,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     const result = handler({
       catalog,
       store: options.store,
+      ...(questions ? { questions } : {}),
       now,
       request,
       query: (request.query ?? {}) as Record<string, unknown>,

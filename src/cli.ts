@@ -170,7 +170,7 @@ const data = program.command("data").description("operator tasks on the stored s
 data
   .command("export")
   .description("stream stored submissions to stdout")
-  .addOption(new Option("--kind <kind>", "what to export").choices(["leads", "waitlist", "quotes", "tickets"]).makeOptionMandatory())
+  .addOption(new Option("--kind <kind>", "what to export").choices(["leads", "waitlist", "quotes", "tickets", "questions"]).makeOptionMandatory())
   .addOption(new Option("--format <format>", "output format").choices(["csv", "jsonl"]).default("csv"))
   .option("--since <date>", "only records created on or after this date (YYYY-MM-DD)")
   .action(async (opts: { kind: "leads"; format: "csv"; since?: string }) => {

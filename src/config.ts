@@ -32,6 +32,8 @@ export interface Config {
    */
   trustProxy: false | number | string[];
   connections: ConnectionLimits;
+  /** FRONTDESK_QUERY_LOG=on: recommend and FAQ questions that found little are kept 30 days for editors. */
+  queryLog: boolean;
   logLevel: string;
 }
 
@@ -77,8 +79,15 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
       keepAliveTimeoutMs: integer(env.KEEP_ALIVE_TIMEOUT_MS, CONNECTION_LIMITS.keepAliveTimeoutMs, "KEEP_ALIVE_TIMEOUT_MS", 1),
       maxConnections: integer(env.MAX_CONNECTIONS, CONNECTION_LIMITS.maxConnections, "MAX_CONNECTIONS", 1),
     },
+    queryLog: onOff(env.FRONTDESK_QUERY_LOG, "FRONTDESK_QUERY_LOG"),
     logLevel: env.LOG_LEVEL ?? "info",
   };
+}
+
+function onOff(value: string | undefined, name: string): boolean {
+  if (value === undefined || value === "" || value === "off") return false;
+  if (value === "on") return true;
+  throw new Error(`${name} must be on or off (got "${value}")`);
 }
 
 function trustProxy(value: string | undefined): Config["trustProxy"] {

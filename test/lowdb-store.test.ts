@@ -192,6 +192,19 @@ describe("lowdb store on disk", () => {
     await reopened.close();
   });
 
+  it("removes logged questions after 30 days at compaction, even when the operator keeps everything else", async () => {
+    const store = await LowdbStore.open(await freshFile(), { clock: () => new Date("2026-06-01T00:00:00.000Z") });
+    await store.transaction(async (tx) => {
+      await tx.put("questions", { reference: "q-old", createdAt: "2026-04-20T00:00:00.000Z", kind: "faq", question: "x" });
+      await tx.put("questions", { reference: "q-recent", createdAt: "2026-05-20T00:00:00.000Z", kind: "faq", question: "y" });
+      await tx.put("ticketReviews", { reference: "t-old", createdAt: "2026-01-01T00:00:00.000Z" });
+    });
+    await store.compact();
+    expect((await store.list("questions")).map((r) => r.reference)).toEqual(["q-recent"]);
+    expect((await store.list("ticketReviews")).map((r) => r.reference)).toEqual(["t-old"]);
+    await store.close();
+  });
+
   it("converts a data file written by the format 1 store, with a line in the log", async () => {
     const file = await freshFile();
     await mkdir(join(file, ".."), { recursive: true });

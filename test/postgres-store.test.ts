@@ -82,8 +82,22 @@ describe("postgresql store", () => {
     await store.close();
     expect(kept).toEqual({
       leads: ["leads-old", "leads-recent"], waitlist: ["waitlist-old", "waitlist-recent"], quoteRequests: ["quoteRequests-old", "quoteRequests-recent"],
-      quoteReviews: ["quoteReviews-recent"], ticketReviews: ["ticketReviews-recent"],
+      quoteReviews: ["quoteReviews-recent"], ticketReviews: ["ticketReviews-recent"], questions: ["questions-recent"],
     });
+  });
+
+  it("removes logged questions after 30 days even when the operator keeps everything else", async () => {
+    const seed = await PostgresStore.open(backend.url);
+    await seed.transaction(async (tx) => {
+      await tx.put("questions", { reference: "q-old", createdAt: "2026-04-20T00:00:00.000Z", kind: "faq", question: "x" });
+      await tx.put("questions", { reference: "q-recent", createdAt: "2026-05-20T00:00:00.000Z", kind: "faq", question: "y" });
+      await tx.put("ticketReviews", { reference: "t-old", createdAt: "2026-01-01T00:00:00.000Z" });
+    });
+    await seed.close();
+    const store = await PostgresStore.open(backend.url, { clock: () => new Date("2026-06-01T00:00:00.000Z") });
+    expect((await store.list("questions")).map((r) => r.reference)).toEqual(["q-recent"]);
+    expect((await store.list("ticketReviews")).map((r) => r.reference)).toContain("t-old");
+    await store.close();
   });
 
   it("reports an unreachable database at once, in one message", async () => {

@@ -8,7 +8,7 @@ import { createJournalFile, Journal, unavailable, type JournalFile } from "./jou
 import { DataFileLock } from "./lock.js";
 import { Model, type Op, type State } from "./model.js";
 import {
-  COLLECTIONS, DEFAULT_LOCK_STALE_MS, EMAIL_FIELDS, ERASURE, holdsEmail, IDEMPOTENCY_TTL_MS, RETAINED_FOR_A_PERIOD, retentionCutoff, StorageUnavailable, StoreError,
+  COLLECTIONS, DEFAULT_LOCK_STALE_MS, EMAIL_FIELDS, ERASURE, holdsEmail, IDEMPOTENCY_TTL_MS, expiryCutoffs, StorageUnavailable, StoreError,
   type Collection, type Erasure, type StoredRecord, type Store, type TicketUsage, type Transaction,
 } from "./store.js";
 
@@ -69,11 +69,10 @@ export class LowdbStore implements Store {
     this.journal = new Journal(journalFile, this.name, () => this.compactIfDue());
     this.clock = options.clock ?? (() => new Date());
     this.log = options.log ?? (() => undefined);
-    if (options.retentionDays !== undefined) {
-      this.retentionTimer = setInterval(() => {
-        if (this.hasExpiredRecords()) this.compact().catch(() => undefined); // logged, tried again later
-      }, RETENTION_CHECK_MS).unref();
-    }
+    // Logged questions expire whatever the retention period, so the check always runs.
+    this.retentionTimer = setInterval(() => {
+      if (this.hasExpiredRecords()) this.compact().catch(() => undefined); // logged, tried again later
+    }, RETENTION_CHECK_MS).unref();
   }
 
   /** Takes the data file's lock, loads the snapshot and journals (converting a format 1 file), and opens the journal for appends. */
@@ -289,10 +288,8 @@ export class LowdbStore implements Store {
   }
 
   private hasExpiredRecords(): boolean {
-    const cutoff = retentionCutoff(this.options.retentionDays, this.clock());
-    if (cutoff === undefined) return false;
     // Records are kept in the order they came: the first is the oldest.
-    return RETAINED_FOR_A_PERIOD.some((c) => {
+    return expiryCutoffs(this.options.retentionDays, this.clock()).some(([c, cutoff]) => {
       const first = this.db.data.collections[c].values().next();
       return !first.done && first.value.createdAt < cutoff;
     });
@@ -331,11 +328,8 @@ export class LowdbStore implements Store {
     for (const [key, answer] of this.db.data.idempotency) {
       if (now.getTime() - Date.parse(answer.createdAt) > IDEMPOTENCY_TTL_MS) ops.push(["forget", key]);
     }
-    const cutoff = retentionCutoff(this.options.retentionDays, now);
-    if (cutoff !== undefined) {
-      for (const collection of RETAINED_FOR_A_PERIOD) {
-        for (const record of this.db.data.collections[collection].values()) if (record.createdAt < cutoff) ops.push(["delete", collection, record.reference]);
-      }
+    for (const [collection, cutoff] of expiryCutoffs(this.options.retentionDays, now)) {
+      for (const record of this.db.data.collections[collection].values()) if (record.createdAt < cutoff) ops.push(["delete", collection, record.reference]);
     }
     return ops;
   }

@@ -1,7 +1,7 @@
 import pg from "pg";
 import type { State } from "./model.js";
 import {
-  COLLECTIONS, EMAIL_FIELDS, ERASURE, IDEMPOTENCY_TTL_MS, RETAINED_FOR_A_PERIOD, retentionCutoff, StorageUnavailable, StoreError,
+  COLLECTIONS, EMAIL_FIELDS, ERASURE, IDEMPOTENCY_TTL_MS, expiryCutoffs, StorageUnavailable, StoreError,
   type Collection, type Erasure, type RememberedAnswer, type Store, type StoredRecord, type TicketUsage, type Transaction,
 } from "./store.js";
 
@@ -73,10 +73,9 @@ export class PostgresStore implements Store {
     private readonly retentionDays: number | undefined,
   ) {
     this.name = `PostgreSQL at ${address(databaseUrl)}`;
-    if (retentionDays !== undefined) {
-      // A failed round (the database away) is simply the next hour's work.
-      this.retentionTimer = setInterval(() => void this.removeExpired().catch(() => undefined), RETENTION_EVERY_MS).unref();
-    }
+    // Logged questions expire whatever the retention period. A failed round (the database away)
+    // is simply the next hour's work.
+    this.retentionTimer = setInterval(() => void this.removeExpired().catch(() => undefined), RETENTION_EVERY_MS).unref();
   }
 
   /** Connects, applies pending migrations, and fails with one clear message if it cannot. */
@@ -230,11 +229,11 @@ export class PostgresStore implements Store {
     return this.pool.query<R>(text, values).catch((error: unknown) => Promise.reject(this.failure(error)));
   }
 
-  /** Removes the reviews older than the retention period. */
+  /** Removes the records their collection no longer keeps (RETENTION). */
   private async removeExpired(): Promise<void> {
-    const cutoff = retentionCutoff(this.retentionDays, this.clock());
-    if (cutoff === undefined) return;
-    await this.query("DELETE FROM frontdesk_records WHERE collection = ANY($1) AND data->>'createdAt' < $2", [RETAINED_FOR_A_PERIOD, cutoff]);
+    for (const [collection, cutoff] of expiryCutoffs(this.retentionDays, this.clock())) {
+      await this.query("DELETE FROM frontdesk_records WHERE collection = $1 AND data->>'createdAt' < $2", [collection, cutoff]);
+    }
   }
 
   async *records(collection: Collection, since?: string): AsyncIterable<StoredRecord> {

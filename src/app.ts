@@ -23,7 +23,12 @@ import { STORAGE_RETRY_AFTER_SECONDS, StorageUnavailable, type Store } from "./s
  * its own catalog, store and clock, and talks to it with `app.inject`.
  */
 export interface CatalogSource {
+  /** The catalog served; throws 503 not_ready while none has arrived (see LiveCatalog). */
   readonly current: ServedCatalog;
+  /** The catalog served, if one has arrived. */
+  readonly available: ServedCatalog | undefined;
+  /** Why the last catalog offered was not taken, for /readyz. */
+  readonly lastError?: string | undefined;
   /** Prepares what the catalog leaves for first use (see LiveCatalog.warm). */
   warm?(log: CatalogLogger): Promise<void>;
 }

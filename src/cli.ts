@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { Command, Option } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
 import type { ReportFormat } from "../build/diagnostics.js";
 import type { CheckResult } from "../build/pipeline.js";
 import { readConfig } from "./config.js";
@@ -72,6 +72,30 @@ program
       await summary(true, `built ${opts.catalog} (${counts(result)}; ${tally}) in ${time}`);
     } else {
       await summary(false, `build failed: ${tally}; nothing was published (${time})`);
+      process.exitCode = 1;
+    }
+  });
+
+program
+  .command("publish")
+  .description("write a built catalog as a content-addressed bundle and the latest.json pointer, for any static host (instances follow it with FRONTDESK_CATALOG_URL)")
+  .option("--catalog <dir>", "built catalog", process.env.FRONTDESK_CATALOG ?? "dist/catalog")
+  .requiredOption("--out <dir>", "the folder the host serves")
+  .option("--keep <n>", "bundles to keep in all (the one the pointer names among them); older ones are removed", (value) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("give a whole number of at least 1");
+    return n;
+  })
+  .option("--sign-key <file>", "sign the bundle with this ed25519 private key (PEM); instances check it with FRONTDESK_CATALOG_PUBLIC_KEY")
+  .action(async (opts: { catalog: string; out: string; keep?: number; signKey?: string }) => {
+    const { publishBundle } = await import("../build/publish-bundle.js");
+    const { CatalogError } = await import("./catalog/load.js");
+    try {
+      const { pointer, changed, removed } = await publishBundle({ catalog: opts.catalog, out: opts.out, ...(opts.keep ? { keep: opts.keep } : {}), ...(opts.signKey ? { signKey: opts.signKey } : {}) });
+      console.error(`${changed ? "published" : "already published"} ${pointer.bundle} (catalog ${pointer.hash.slice(0, 12)}) in ${opts.out}${removed.length ? `; removed ${removed.join(", ")}` : ""}`);
+    } catch (error) {
+      if (!(error instanceof CatalogError) && !(error as NodeJS.ErrnoException).code) throw error;
+      console.error((error as Error).message);
       process.exitCode = 1;
     }
   });

@@ -12,8 +12,9 @@ export default function setup(): () => void {
   const previous = process.env.TMPDIR;
   process.env.TMPDIR = dir;
   return () => {
-    // tsx (the loader of the CLI tests' child processes) keeps its compile cache here: a cache, not litter.
-    const left = readdirSync(dir).filter((name) => !name.startsWith("tsx-"));
+    // Compile caches of tsx (the loader of the CLI tests' child processes) and of Node 22 and
+    // later are kept here: caches, not litter (and removed with the folder).
+    const left = readdirSync(dir).filter((name) => !name.startsWith("tsx-") && name !== "node-compile-cache");
     rmSync(dir, { recursive: true, force: true });
     if (previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previous;

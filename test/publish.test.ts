@@ -57,7 +57,8 @@ const titled = async (content: string, title: string) =>
 async function instance(site: string, extra: Record<string, string> = {}) {
   const output = { text: "" };
   const server = await startServer({
-    FRONTDESK_CATALOG_URL: site, FRONTDESK_CATALOG: join(await tempDir(), "catalog"), FRONTDESK_CATALOG_POLL_MS: String(POLL_MS),
+    // The catalog's folder does not exist yet, as on a fresh volume.
+    FRONTDESK_CATALOG_URL: site, FRONTDESK_CATALOG: join(await tempDir(), "srv/frontdesk/catalog"), FRONTDESK_CATALOG_POLL_MS: String(POLL_MS),
     FRONTDESK_DATA: join(await tempDir(), "data.json"), ...extra,
   });
   server.child.stdout!.on("data", (c: Buffer) => (output.text += c.toString()));

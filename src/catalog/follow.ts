@@ -1,5 +1,5 @@
 import type { KeyObject } from "node:crypto";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -72,6 +72,8 @@ export function followCatalog(options: FollowOptions): { stop(): void; round(): 
       const signature = await (await fetchOk(pointer.signature)).text();
       if (!signatureHolds(bundle, signature, options.publicKey)) throw new Error(`the signature of ${pointer.bundle} does not hold for FRONTDESK_CATALOG_PUBLIC_KEY`);
     }
+    // Beside the catalog folder, on the same disk, which may not exist yet on a first start.
+    await mkdir(dirname(options.catalogDir), { recursive: true });
     const incoming = await mkdtemp(join(dirname(options.catalogDir), ".incoming-"));
     try {
       await pipeline(Readable.from(bundle), extract({ cwd: incoming, strict: true })).catch((error: Error) => {

@@ -4,7 +4,7 @@
  */
 import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { cp, readdir, readFile, writeFile, mkdir, mkdtemp } from "node:fs/promises";
+import { cp, readdir, readFile, rm, writeFile, mkdtemp } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
 import { randomUUID } from "node:crypto";
 import { cpus, tmpdir } from "node:os";
@@ -23,6 +23,7 @@ import { breakdown, loadRecommendCases, recommendFixtures } from "../src/eval/re
 import { miniSearchRanker } from "../test/helpers/minisearch-baseline.js";
 import { devRebuild } from "./dev-rebuild.js";
 import { generateContent } from "./generate.js";
+import { benchWrites } from "./writes.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -44,7 +45,7 @@ const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(li
 const medianRun = <T extends { rps: number }>(runs: T[]) => [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!;
 
 /** A fresh schema on the machine's PostgreSQL for the write benchmark, or undefined when none answers. */
-async function postgresSchema(): Promise<{ url: string; reset(stored: number): Promise<void>; drop(): Promise<void> } | undefined> {
+async function postgresSchema(): Promise<{ url: string; reset(stored: number, text: string): Promise<void>; drop(): Promise<void> } | undefined> {
   const server = "postgres://postgres@127.0.0.1:5432/test";
   const schema = `frontdesk_bench_${process.pid}`;
   const admin = async (sql: string, values: unknown[] = []) => {
@@ -64,14 +65,14 @@ async function postgresSchema(): Promise<{ url: string; reset(stored: number): P
   const url = `${server}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   return {
     url,
-    reset: async (stored) => {
+    reset: async (stored, text) => {
       await migrate(url);
       await admin(`TRUNCATE ${schema}.frontdesk_records, ${schema}.frontdesk_idempotency, ${schema}.frontdesk_ticket_usage`);
       await admin(
         `INSERT INTO ${schema}.frontdesk_records (collection, reference, data)
-         SELECT 'leads', 'lead-seed' || i, jsonb_build_object('reference', 'lead-seed' || i, 'createdAt', '2026-01-01T00:00:00.000Z', 'description', 'Seeded lead ' || i)
+         SELECT 'leads', 'lead-seed' || i, jsonb_build_object('reference', 'lead-seed' || i, 'createdAt', '2026-01-01T00:00:00.000Z', 'description', $2::text)
          FROM generate_series(1, $1::int) AS i`,
-        [stored],
+        [stored, text],
       );
     },
     drop: () => admin(`DROP SCHEMA ${schema} CASCADE`),
@@ -344,33 +345,11 @@ async function main() {
   log();
 
   // ---- writes --------------------------------------------------------------------------
-  log(`## Acknowledged lead submissions (${SECONDS} s, 64 connections; a 200 means the lead is on disk or committed)`);
-  log();
-  log(`| store | stored records | req/s | p99 | target |`);
-  log(`|---|---|---|---|---|`);
-  const leadBody = JSON.stringify({ description: "Wants a platform team for their Kubernetes migration", intent: "quote", requestedBy: "gpt" });
-  const seeded = (n: number) => Array.from({ length: n }, (_, i) => ({ reference: `lead-seed${i}`, createdAt: "2026-01-01T00:00:00.000Z", description: `Seeded lead number ${i} wants an MVP` }));
+  const writeCatalog = join(work, "write-catalog");
+  await buildCatalog({ content: join(root, "test/fixtures/minimal-content"), catalog: writeCatalog });
   const database = await postgresSchema();
-  for (const store of database ? ["lowdb", "postgresql"] : ["lowdb"]) {
-    for (const stored of [0, 10_000]) {
-      const data = join(work, `leads-${stored}`, "frontdesk.json");
-      let env: Record<string, string> = serverEnv(data);
-      if (store === "lowdb") {
-        await mkdir(join(data, ".."), { recursive: true });
-        await writeFile(data, JSON.stringify({ version: 1, leads: seeded(stored), waitlist: [], quoteReviews: [], quoteRequests: [], ticketReviews: [], ticketUsage: {}, idempotency: {} }), { mode: 0o600 });
-      } else {
-        await database!.reset(stored);
-        env = { ...env, DATABASE_URL: database!.url };
-      }
-      const writer = await start(["dist/cli.js", "serve"], { env, probePath: "/api/v1/contact" });
-      const result = await load(`http://127.0.0.1:${writer.port}/api/v1/leads/intent`, { connections: 64, method: "POST", body: leadBody });
-      await stop(writer.child);
-      log(`| ${store} | ${stored.toLocaleString("en")} | ${Math.round(result.rps)} | ${result.p99} ms | ${stored ? "≥ 1,000/s" : ""} |`);
-    }
-  }
-  if (!database) log(`PostgreSQL: no server answered on 127.0.0.1:5432, so only lowdb was measured.`);
+  await benchWrites({ work, catalog: writeCatalog, seconds: SECONDS, log, start, stop, firstOk, postgres: database, load: (url, options) => load(url, options) });
   await database?.drop();
-  log();
 
   // ---- dev rebuild ------------------------------------------------------------------------
   const sampleCopy = join(work, "sample-content");
@@ -413,6 +392,8 @@ async function main() {
   log();
 
   await writeFile(join(root, "bench/README.md"), `${lines.join("\n")}\n`);
+  // The stores of the write runs alone hold half a gigabyte.
+  await rm(work, { recursive: true, force: true });
 }
 
 await main();

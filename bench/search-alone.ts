@@ -24,6 +24,6 @@ function perQuestion(search: (question: string) => unknown): number {
   return runs.sort((a, b) => a - b)[Math.floor(runs.length / 2)]!;
 }
 
-const faq = perQuestion((q) => served.searchFaq(q, 5));
+const faq = perQuestion((q) => served.searchFaq(q, 5).results);
 const recommend = perQuestion((q) => served.recommend(q, 5).map((r) => JSON.stringify(r)));
 console.log(JSON.stringify({ faq, recommend }));

@@ -78,8 +78,10 @@ export async function compileCatalog(files: SourceFile[], cache = new SourceCach
     openapi: compileOpenApi({
       title: `${company.name} API`,
       description: `${company.tagline} Discover services, techniques and products (alpha, beta, alpha-secure), get recommendations, search the FAQ, have quotes and tickets reviewed, request quotes and hand over leads. No authentication.`,
+      contactName: company.name,
       contactEmail: company.contact.email,
       website: company.contact.website,
+      ...(company.apiLicense ? { license: company.apiLicense } : {}),
     }),
     recommendIndex: await cache.reuse("recommendIndex", ofKinds("service", "product", "concepts"), () => buildIndex(RECOMMEND_FIELDS, [
       ...services.map((s) => ({

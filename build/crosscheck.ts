@@ -1,6 +1,7 @@
 import { closest, distance } from "fastest-levenshtein";
 import { OPENAPI_URL_PLACEHOLDER } from "../src/catalog/types.js";
 import type { Diagnostic } from "./diagnostics.js";
+import { operations } from "../src/api/operations.js";
 import type { SchemaName } from "./schemas.js";
 import type { SourceFile } from "./source.js";
 
@@ -21,6 +22,9 @@ type Report = (file: SourceFile, path: readonly PathSegment[], message: string, 
  * `files` are the files that passed schema validation; `known` names every item, valid or not,
  * so a reference to an item with a mistake of its own is not reported a second time.
  */
+/** The advisor actions whose name (fixed by the spec) is not their operationId, by that name. */
+const ACTION_NAMES = Object.fromEntries(operations.filter((o) => o.action && o.action.name !== o.operationId).map((o) => [o.action!.name, o.operationId]));
+
 export function crossCheck(files: SourceFile[], contentLabel: string, known: { kind: SchemaName; id: string }[] = files): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const report: Report = (file, path, message, severity = "error") =>
@@ -98,6 +102,13 @@ export function crossCheck(files: SourceFile[], contentLabel: string, known: { k
     if (!steps.some((s) => typeof s === "string" && s.includes(OPENAPI_URL_PLACEHOLDER))) {
       report(advisor, ["setupSteps"], `one set-up step must say where to import the OpenAPI document: write ${OPENAPI_URL_PLACEHOLDER}, which is replaced by its address`);
     }
+    // A GPT and an MCP client see the operations by operationId; an action's other name (the
+    // spec's faqSearch for searchFaq) named in the prompt or the steps is one they cannot find.
+    const wrongName = (text: string) => Object.entries(ACTION_NAMES).filter(([name]) => new RegExp(`\\b${name}\\b`).test(text));
+    for (const [name, operationId] of wrongName(advisor.body)) report(advisor, [], `the system prompt names the action ${name}, which a GPT sees as ${operationId}: write ${operationId}`);
+    steps.forEach((step, i) => {
+      if (typeof step === "string") for (const [name, operationId] of wrongName(step)) report(advisor, ["setupSteps", i], `this step names the action ${name}, which a GPT sees as ${operationId}: write ${operationId}`);
+    });
   }
 
   for (const rubric of of("ticketRubric")) {

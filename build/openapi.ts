@@ -8,8 +8,10 @@ import type { JsonSchema } from "../src/api/schema.js";
 export interface OpenApiInfo {
   title: string;
   description: string;
+  contactName: string;
   contactEmail?: string;
   website?: string;
+  license?: { name: string; url: string };
 }
 
 const ERROR_TEXT: Record<number, string> = {
@@ -94,7 +96,7 @@ function parameters(op: Operation): JsonSchema[] {
 
 function operationObject(op: Operation): JsonSchema {
   const success = op.raw
-    ? { description: "The document itself.", content: { "application/json": { schema: { type: "object" } } } }
+    ? { description: "The document itself.", content: { "application/json": { schema: op.data } } }
     : {
         description: "Success.",
         content: {
@@ -134,7 +136,8 @@ export function compileOpenApi(info: OpenApiInfo): JsonSchema {
       title: info.title,
       version: API_VERSION,
       description: info.description,
-      ...(info.contactEmail ? { contact: { email: info.contactEmail, ...(info.website ? { url: info.website } : {}) } } : {}),
+      contact: { name: info.contactName, ...(info.contactEmail ? { email: info.contactEmail } : {}), ...(info.website ? { url: info.website } : {}) },
+      ...(info.license ? { license: info.license } : {}),
     },
     tags: [...new Set(operations.map((o) => o.tag))].map((name) => ({ name, description: TAGS[name] ?? name })),
     // No authentication on any operation (GPT set-up: Authentication None).

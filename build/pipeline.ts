@@ -2,7 +2,7 @@ import { performance } from "node:perf_hooks";
 import { compileCatalog } from "./compile.js";
 import { crossCheck } from "./crosscheck.js";
 import { sortDiagnostics, type Diagnostic } from "./diagnostics.js";
-import { publishCatalog } from "./publish.js";
+import { publishCatalog } from "../src/catalog/publish.js";
 import { loadContent, SourceCache, type SourceFile } from "./source.js";
 import { validateFile } from "./validate.js";
 import { MANIFEST_FILE, type Manifest } from "../src/catalog/types.js";

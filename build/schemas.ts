@@ -99,6 +99,8 @@ export const schemas = {
         ["email", "preferred", "website"],
       ),
       documentation: url,
+      // The terms under which callers use the API: info.license of the OpenAPI document.
+      apiLicense: object({ name: text(80), url }, ["name", "url"]),
     },
     ["name", "tagline", "description", "skills", "contact"],
   ),

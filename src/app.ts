@@ -12,6 +12,7 @@ import type { CatalogLogger } from "./catalog/live.js";
 import type { ServedCatalog } from "./catalog/served.js";
 import { CONNECTION_LIMITS, type Config } from "./config.js";
 import { registerDocs } from "./docs.js";
+import { questionLog, type QuestionLog } from "./questions.js";
 import { registerMcp } from "./mcp.js";
 import { readHandlers } from "./routes/read.js";
 import { writeHandlers } from "./routes/write.js";
@@ -22,7 +23,12 @@ import { STORAGE_RETRY_AFTER_SECONDS, StorageUnavailable, type Store } from "./s
  * its own catalog, store and clock, and talks to it with `app.inject`.
  */
 export interface CatalogSource {
+  /** The catalog served; throws 503 not_ready while none has arrived (see LiveCatalog). */
   readonly current: ServedCatalog;
+  /** The catalog served, if one has arrived. */
+  readonly available: ServedCatalog | undefined;
+  /** Why the last catalog offered was not taken, for /readyz. */
+  readonly lastError?: string | undefined;
   /** Prepares what the catalog leaves for first use (see LiveCatalog.warm). */
   warm?(log: CatalogLogger): Promise<void>;
 }
@@ -41,6 +47,8 @@ export interface AppOptions {
 export interface RequestContext {
   catalog: ServedCatalog;
   store: Store;
+  /** Where questions that found little are logged; absent unless FRONTDESK_QUERY_LOG is on. */
+  questions?: QuestionLog;
   now: Date;
   request: FastifyRequest;
   query: Record<string, unknown>;
@@ -89,6 +97,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.server.maxConnections = limits.maxConnections;
   registerResponseHeaders(app);
+  const questions = options.config.queryLog ? questionLog(options.store, clock, (message) => app.log.warn(message)) : undefined;
 
   // What is left for first use (validators, the FAQ, the search indexes) is prepared once the
   // first answer is out (an orchestrator's health check, usually) or after a moment without one:
@@ -170,6 +179,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     const result = handler({
       catalog,
       store: options.store,
+      ...(questions ? { questions } : {}),
       now,
       request,
       query: (request.query ?? {}) as Record<string, unknown>,

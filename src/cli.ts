@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { Command, Option } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
 import type { ReportFormat } from "../build/diagnostics.js";
 import type { CheckResult } from "../build/pipeline.js";
 import { readConfig } from "./config.js";
@@ -72,6 +72,30 @@ program
       await summary(true, `built ${opts.catalog} (${counts(result)}; ${tally}) in ${time}`);
     } else {
       await summary(false, `build failed: ${tally}; nothing was published (${time})`);
+      process.exitCode = 1;
+    }
+  });
+
+program
+  .command("publish")
+  .description("write a built catalog as a content-addressed bundle and the latest.json pointer, for any static host (instances follow it with FRONTDESK_CATALOG_URL)")
+  .option("--catalog <dir>", "built catalog", process.env.FRONTDESK_CATALOG ?? "dist/catalog")
+  .requiredOption("--out <dir>", "the folder the host serves")
+  .option("--keep <n>", "bundles to keep in all (the one the pointer names among them); older ones are removed", (value) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("give a whole number of at least 1");
+    return n;
+  })
+  .option("--sign-key <file>", "sign the bundle with this ed25519 private key (PEM); instances check it with FRONTDESK_CATALOG_PUBLIC_KEY")
+  .action(async (opts: { catalog: string; out: string; keep?: number; signKey?: string }) => {
+    const { publishBundle } = await import("../build/publish-bundle.js");
+    const { CatalogError } = await import("./catalog/load.js");
+    try {
+      const { pointer, changed, removed } = await publishBundle({ catalog: opts.catalog, out: opts.out, ...(opts.keep ? { keep: opts.keep } : {}), ...(opts.signKey ? { signKey: opts.signKey } : {}) });
+      console.error(`${changed ? "published" : "already published"} ${pointer.bundle} (catalog ${pointer.hash.slice(0, 12)}) in ${opts.out}${removed.length ? `; removed ${removed.join(", ")}` : ""}`);
+    } catch (error) {
+      if (!(error instanceof CatalogError) && !(error as NodeJS.ErrnoException).code) throw error;
+      console.error((error as Error).message);
       process.exitCode = 1;
     }
   });
@@ -170,7 +194,7 @@ const data = program.command("data").description("operator tasks on the stored s
 data
   .command("export")
   .description("stream stored submissions to stdout")
-  .addOption(new Option("--kind <kind>", "what to export").choices(["leads", "waitlist", "quotes", "tickets"]).makeOptionMandatory())
+  .addOption(new Option("--kind <kind>", "what to export").choices(["leads", "waitlist", "quotes", "tickets", "questions"]).makeOptionMandatory())
   .addOption(new Option("--format <format>", "output format").choices(["csv", "jsonl"]).default("csv"))
   .option("--since <date>", "only records created on or after this date (YYYY-MM-DD)")
   .action(async (opts: { kind: "leads"; format: "csv"; since?: string }) => {
@@ -220,18 +244,25 @@ program
 
 program
   .command("migrate")
-  .description("apply the PostgreSQL schema migrations (DATABASE_URL) and exit; serve also applies them on start")
-  .action(async () => {
-    const { databaseUrl } = readConfig(process.env);
-    if (!databaseUrl) {
+  .description("apply the PostgreSQL schema migrations (DATABASE_URL) and exit; serve also applies them on start. --from-file also moves the embedded store's data into it")
+  .option("--from-file [data file]", "copy every record, allowance and remembered answer of this embedded store (default FRONTDESK_DATA) into PostgreSQL; stop the embedded server first")
+  .action(async (opts: { fromFile?: string | true }) => {
+    const config = readConfig(process.env);
+    if (!config.databaseUrl) {
       console.error("DATABASE_URL is not set: migrations are for the PostgreSQL store; the embedded store needs none");
       process.exitCode = 1;
       return;
     }
+    const databaseUrl = config.databaseUrl;
     const { migrate } = await import("./store/postgres-store.js");
     await reportingStoreErrors(async () => {
       const applied = await migrate(databaseUrl);
       console.error(applied.length === 0 ? "the database schema is up to date" : `applied migrations ${applied.join(", ")}`);
+      if (opts.fromFile === undefined) return;
+      const { moveToPostgres } = await import("./store/move.js");
+      const file = opts.fromFile === true ? config.dataFile : opts.fromFile;
+      const moved = await moveToPostgres(file, databaseUrl, config.lockStaleMs);
+      console.error(`moved ${file} into PostgreSQL: ${plural(moved.records, "record")} (${moved.added} new), ${plural(moved.allowances, "allowance")}, ${plural(moved.answers, "remembered answer")}`);
     });
   });
 

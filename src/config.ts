@@ -20,8 +20,12 @@ export interface Config {
   databaseUrl?: string;
   /** Connections each instance keeps to PostgreSQL (mind the server's max_connections across instances). */
   databasePoolSize: number;
-  /** How often the catalog folder is checked for a new build, in milliseconds. */
+  /** How often the catalog folder (or the published pointer) is checked for a new build, in milliseconds. */
   catalogPollMs: number;
+  /** The address of a `frontdesk publish` folder to follow instead of waiting for local builds. */
+  catalogUrl?: string;
+  /** FRONTDESK_CATALOG_PUBLIC_KEY: an ed25519 public key (PEM, or a PEM file's path) bundles must be signed with. */
+  catalogPublicKey?: string;
   /** Requests per minute and address before 429 rate_limited; 0 is no limit. */
   readsPerMinute: number;
   writesPerMinute: number;
@@ -32,6 +36,8 @@ export interface Config {
    */
   trustProxy: false | number | string[];
   connections: ConnectionLimits;
+  /** FRONTDESK_QUERY_LOG=on: recommend and FAQ questions that found little are kept 30 days for editors. */
+  queryLog: boolean;
   logLevel: string;
 }
 
@@ -67,6 +73,8 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
     databasePoolSize: integer(env.DATABASE_POOL_SIZE, 10, "DATABASE_POOL_SIZE", 1),
     catalogPollMs: integer(env.FRONTDESK_CATALOG_POLL_MS, 1000, "FRONTDESK_CATALOG_POLL_MS"),
+    ...(env.FRONTDESK_CATALOG_URL ? { catalogUrl: httpUrl(env.FRONTDESK_CATALOG_URL, "FRONTDESK_CATALOG_URL") } : {}),
+    ...(env.FRONTDESK_CATALOG_PUBLIC_KEY ? { catalogPublicKey: env.FRONTDESK_CATALOG_PUBLIC_KEY } : {}),
     // Generous: ChatGPT's calls for many users arrive from a few shared addresses.
     readsPerMinute: integer(env.RATE_LIMIT_READ_PER_MINUTE, 1200, "RATE_LIMIT_READ_PER_MINUTE"),
     writesPerMinute: integer(env.RATE_LIMIT_WRITE_PER_MINUTE, 240, "RATE_LIMIT_WRITE_PER_MINUTE"),
@@ -77,8 +85,20 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
       keepAliveTimeoutMs: integer(env.KEEP_ALIVE_TIMEOUT_MS, CONNECTION_LIMITS.keepAliveTimeoutMs, "KEEP_ALIVE_TIMEOUT_MS", 1),
       maxConnections: integer(env.MAX_CONNECTIONS, CONNECTION_LIMITS.maxConnections, "MAX_CONNECTIONS", 1),
     },
+    queryLog: onOff(env.FRONTDESK_QUERY_LOG, "FRONTDESK_QUERY_LOG"),
     logLevel: env.LOG_LEVEL ?? "info",
   };
+}
+
+function httpUrl(value: string, name: string): string {
+  if (!/^https?:\/\/[^\s]+$/.test(value)) throw new Error(`${name} must be an http(s) address, the folder frontdesk publish wrote (got "${value}")`);
+  return value;
+}
+
+function onOff(value: string | undefined, name: string): boolean {
+  if (value === undefined || value === "" || value === "off") return false;
+  if (value === "on") return true;
+  throw new Error(`${name} must be on or off (got "${value}")`);
 }
 
 function trustProxy(value: string | undefined): Config["trustProxy"] {

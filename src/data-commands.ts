@@ -1,5 +1,6 @@
 import { once } from "node:events";
 import type { Writable } from "node:stream";
+import { countQuestions } from "./questions.js";
 import type { Collection, OperatorStore, StoredRecord } from "./store/store.js";
 
 /**
@@ -11,6 +12,8 @@ export const EXPORTS = {
   waitlist: { collections: ["waitlist"], columns: ["reference", "createdAt", "updatedAt", "name", "email", "company", "role", "toolsInterested", "source"] },
   quotes: { collections: ["quoteReviews", "quoteRequests"], columns: ["kind", "reference", "createdAt", "companyName", "contactEmail", "score", "budget", "timeline", "servicesInterested", "requestedBy", "projectDescription", "quoteText", "context", "fileName"] },
   tickets: { collections: ["ticketReviews"], columns: ["reference", "createdAt", "clientId", "contactEmail", "type", "rating", "title"] },
+  // One row per distinct question that found little (FRONTDESK_QUERY_LOG), most asked first.
+  questions: { collections: ["questions"], columns: ["kind", "question", "count", "best", "lastAsked"] },
 } satisfies Record<string, { collections: Collection[]; columns: string[] }>;
 
 export type ExportKind = keyof typeof EXPORTS;
@@ -42,18 +45,28 @@ function sink(out: Writable) {
   };
 }
 
+/** The rows of an export: records as stored (quotes say which kind), or logged questions counted. */
+async function* rowsOf(store: OperatorStore, kind: ExportKind, since?: string): AsyncIterable<Record<string, unknown>> {
+  if (kind === "questions") {
+    const logged: StoredRecord[] = [];
+    for await (const record of store.records("questions", since)) logged.push(record);
+    for (const row of countQuestions(logged)) yield { ...row };
+    return;
+  }
+  for (const collection of EXPORTS[kind].collections) {
+    for await (const record of store.records(collection, since)) yield kind === "quotes" ? { kind: collection === "quoteReviews" ? "review" : "request", ...record } : record;
+  }
+}
+
 export async function exportRecords(store: OperatorStore, kind: ExportKind, format: ExportFormat, out: Writable, since?: string): Promise<number> {
-  const { collections, columns } = EXPORTS[kind];
+  const { columns } = EXPORTS[kind];
   const to = sink(out);
   let count = 0;
   try {
     if (format === "csv" && !(await to.write(`${columns.join(",")}\r\n`))) return count;
-    for (const collection of collections) {
-      for await (const record of store.records(collection, since)) {
-        const row: StoredRecord = kind === "quotes" ? { kind: collection === "quoteReviews" ? "review" : "request", ...record } : record;
-        if (!(await to.write(format === "csv" ? `${columns.map((c) => csvField(row[c])).join(",")}\r\n` : `${JSON.stringify(row)}\n`))) return count;
-        count++;
-      }
+    for await (const row of rowsOf(store, kind, since)) {
+      if (!(await to.write(format === "csv" ? `${columns.map((c) => csvField(row[c])).join(",")}\r\n` : `${JSON.stringify(row)}\n`))) return count;
+      count++;
     }
     return count;
   } finally {

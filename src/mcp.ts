@@ -1,8 +1,11 @@
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ErrorObject, ValidateFunction } from "ajv";
 import type { ErrorPayload } from "./api/envelope.js";
-import { API_VERSION, operations, type Operation } from "./api/operations.js";
+import { API_PREFIX, API_VERSION, operations, type Operation } from "./api/operations.js";
 import type { JsonSchema } from "./api/schema.js";
+import { strictValidator } from "./api/validators.js";
+import { explain, pointerToPath, relevantErrors } from "./validation/explain.js";
 
 /**
  * /mcp: the operation table offered as MCP tools over Streamable HTTP, stateless. A tool call is
@@ -29,16 +32,27 @@ export function registerMcp(app: FastifyInstance): void {
   const agentOperations = operations.filter((op) => !DOCUMENTS.has(op.operationId));
   const tools = agentOperations.map(toolOf);
   const byName = new Map(agentOperations.map((op) => [op.operationId, op]));
+  const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
 
   // A stateless transport cannot be reused, so every POST gets its own server and transport.
-  app.post("/mcp", async (request, reply) => {
-    const [{ Server }, { StreamableHTTPServerTransport }, { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError }] = await loadSdk();
+  // What fastify refuses before the route runs (a body that is not JSON, too large or not JSON at
+  // all) is answered as JSON-RPC, which is what an MCP client reads.
+  const errorHandler = (error: { code?: string; statusCode?: number; message: string }, _request: FastifyRequest, reply: FastifyReply) => {
+    const [status, code, message] = RPC_FAILURES[error.code ?? ""] ?? [error.statusCode && error.statusCode < 500 ? error.statusCode : 500, -32603, "Internal error: retry in a moment."];
+    return reply.code(status).type("application/json; charset=utf-8").send(jsonRpcError(code, message));
+  };
+
+  app.post("/mcp", { errorHandler }, async (request, reply) => {
+    const malformed = malformedToolCall(request.body);
+    if (malformed) return reply.code(400).type("application/json; charset=utf-8").send(malformed);
+    const [{ Server }, { StreamableHTTPServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] = await loadSdk();
     const server = new Server({ name: "frontdesk", version: API_VERSION }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
     server.setRequestHandler(CallToolRequestSchema, ({ params }) => {
       const op = byName.get(params.name);
-      if (!op) throw new McpError(ErrorCode.InvalidParams, `There is no tool "${params.name}": tools/list names every tool.`);
-      return callTool(app, op, params.arguments ?? {}, request);
+      // The SDK puts "MCP error -32602:" before an McpError's message, and the client adds its own.
+      if (!op) throw Object.assign(new Error(`There is no tool "${params.name}": tools/list names every tool.`), { code: -32602 });
+      return callTool(app, op, toolsByName.get(op.operationId)!, params.arguments ?? {}, request);
     });
     // No notifications are ever sent without a session, so a plain JSON answer replaces the SSE stream.
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -70,8 +84,28 @@ export function registerMcp(app: FastifyInstance): void {
   });
 }
 
-function jsonRpcError(code: number, message: string): string {
-  return JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null });
+function jsonRpcError(code: number, message: string, id: unknown = null): string {
+  return JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id });
+}
+
+/** fastify's refusals, as JSON-RPC: the HTTP status, the JSON-RPC code and one sentence. */
+const RPC_FAILURES: Record<string, [number, number, string]> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, -32700, "Parse error: the body is not valid JSON; send one JSON-RPC message as JSON."],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, -32700, "Parse error: the body is empty; send one JSON-RPC message as JSON."],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, -32600, "Invalid request: the message is larger than 64 KiB; shorten the arguments."],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, -32600, "Invalid request: send the JSON-RPC message with Content-Type: application/json."],
+};
+
+/**
+ * A tools/call whose `arguments` is not an object is refused before the SDK sees it (it would
+ * answer -32603 with its schema library's dump) as invalid params, in one sentence.
+ */
+function malformedToolCall(message: unknown): string | undefined {
+  const call = message as { method?: unknown; id?: unknown; params?: { arguments?: unknown } } | null;
+  if (call?.method !== "tools/call") return undefined;
+  const args = call.params?.arguments;
+  if (args === undefined || (args !== null && typeof args === "object" && !Array.isArray(args))) return undefined;
+  return jsonRpcError(-32602, `Invalid params: arguments must be an object of named arguments (got ${Array.isArray(args) ? "a list" : typeof args}).`, call.id ?? null);
 }
 
 /** One tool per operation: its path, query and body fields become one flat arguments object. */
@@ -89,7 +123,7 @@ function toolOf(op: Operation): Tool {
     name: op.operationId,
     title: op.summary,
     description: op.action ? `${op.description} Use it when: ${op.action.when}` : op.description,
-    inputSchema: { type: "object", properties, ...(required.length ? { required } : {}) },
+    inputSchema: { type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false },
     outputSchema: op.data as Tool["outputSchema"],
     annotations: op.method === "GET"
       ? { readOnlyHint: true, idempotentHint: true, openWorldHint: false }
@@ -97,20 +131,53 @@ function toolOf(op: Operation): Tool {
   };
 }
 
-async function callTool(app: FastifyInstance, op: Operation, args: Record<string, unknown>, caller: FastifyRequest): Promise<CallToolResult> {
+/** Each tool's arguments checked as its input schema says: no coercion, no unknown argument. */
+const validators = new Map<string, ValidateFunction>();
+
+/** What is wrong with a tool's arguments, each line naming the argument, or undefined when nothing is. */
+function argumentProblems(tool: Tool, args: Record<string, unknown>): string | undefined {
+  let validate = validators.get(tool.name);
+  if (!validate) validators.set(tool.name, (validate = strictValidator(tool.inputSchema)));
+  if (validate(args)) return undefined;
+  const properties = (tool.inputSchema.properties ?? {}) as Record<string, JsonSchema>;
+  const lines = relevantErrors(validate.errors as ErrorObject[]).map((error) => {
+    const missing = (error.params as { missingProperty?: string }).missingProperty;
+    if (missing) return `argument ${missing} is required: ${String(properties[missing]?.description ?? "send it")}`;
+    const message = explain(error, pointerToPath(error.instancePath), args, "arguments");
+    return message.startsWith("unknown field") ? message.replace("unknown field", "unknown argument") : `argument ${message}`;
+  });
+  return `The arguments of ${tool.name} are not as its input schema says:\n${lines.map((l) => `- ${l}`).join("\n")}`;
+}
+
+/** The operation that serves a method and path, by the table: to name it as a tool. */
+const toolFor = new Map(operations.map((op) => [`${op.method} ${op.path}`, op.operationId]));
+
+/**
+ * An HTTP answer's wording in MCP terms: "GET /api/v1/services" is the listServices tool, and a
+ * field of the query or body is an argument.
+ */
+export function inToolTerms(message: string): string {
+  return message
+    .replace(new RegExp(`\\b(GET|POST) (${API_PREFIX.replace(/\//g, "\\/")}[\\w/{}-]*)`, "g"), (whole, method: string, path: string) => {
+      const tool = toolFor.get(`${method} ${path}`);
+      return tool ? `the ${tool} tool` : whole;
+    })
+    .replace(/\b(?:query|body|path)\.(\w+)/g, "argument $1")
+    .replace(/send it in the (?:query|body|path)/g, "send it as an argument");
+}
+
+async function callTool(app: FastifyInstance, op: Operation, tool: Tool, args: Record<string, unknown>, caller: FastifyRequest): Promise<CallToolResult> {
+  const problems = argumentProblems(tool, args);
+  if (problems) return failure(problems);
   let path = op.path;
   const query = new URLSearchParams();
   const body: Record<string, unknown> = {};
-  // Arguments no schema declares are dropped, as the HTTP API ignores unknown fields.
   for (const [name, value] of Object.entries(args)) {
     if (value === undefined || value === null) continue;
     if (name in propertiesOf(op.params)) path = path.replace(`{${name}}`, encodeURIComponent(text(value)));
     else if (name in propertiesOf(op.query)) query.append(name, text(value));
-    else if (name in propertiesOf(op.body)) body[name] = value;
+    else body[name] = value;
   }
-  // An empty path segment would route to another endpoint, so a missing one is refused here.
-  const missing = path.match(/\{(\w+)\}/)?.[1];
-  if (missing) return failure(`${missing} is required: ${String(propertiesOf(op.params)[missing]?.description ?? "send it as an argument.")}`);
 
   const search = query.size ? `?${query}` : "";
   const response = await app.inject({
@@ -123,10 +190,11 @@ async function callTool(app: FastifyInstance, op: Operation, args: Record<string
   });
   const envelope = response.json() as { data?: Record<string, unknown>; error?: ErrorPayload };
   if (response.statusCode === 200 && envelope.data) {
-    return { structuredContent: envelope.data, content: [{ type: "text", text: JSON.stringify(envelope.data) }] };
+    const data = typeof envelope.data.hint === "string" ? { ...envelope.data, hint: inToolTerms(envelope.data.hint) } : envelope.data;
+    return { structuredContent: data, content: [{ type: "text", text: JSON.stringify(data) }] };
   }
   const error = envelope.error ?? { code: "internal_error", message: `The API answered ${response.statusCode}.` };
-  return failure([error.message, ...(error.details ?? []).map((d) => `- ${d.path}: ${d.message}`)].join("\n"));
+  return failure(inToolTerms([error.message, ...(error.details ?? []).map((d) => `- ${d.path}: ${d.message}`)].join("\n")));
 }
 
 const failure = (message: string): CallToolResult => ({ isError: true, content: [{ type: "text", text: message }] });

@@ -1,4 +1,6 @@
 import { createApp } from "./app.js";
+import { readPublicKey } from "./catalog/bundle.js";
+import { followCatalog } from "./catalog/follow.js";
 import { LiveCatalog } from "./catalog/live.js";
 import type { Config } from "./config.js";
 import { OpeningStore, openStore } from "./store/open.js";
@@ -24,11 +26,17 @@ export async function serve(config: Config, companion?: Companion): Promise<void
     console.error(error instanceof StoreError ? error.message : error);
     process.exit(1);
   });
-  const catalog = await LiveCatalog.open(config.catalogDir, config.publicBaseUrl);
+  const catalog = await LiveCatalog.open(config.catalogDir, config.publicBaseUrl, { waitForFirst: config.catalogUrl !== undefined });
   const app = await createApp({ catalog, store, config, logger: { level: config.logLevel } });
   log = (message) => app.log.info(message);
   for (const message of early.splice(0)) log(message);
-  catalog.watch(config.catalogPollMs, app.log);
+  const follower = config.catalogUrl
+    ? followCatalog({
+        url: config.catalogUrl, catalogDir: config.catalogDir, pollMs: config.catalogPollMs, live: catalog, log: app.log,
+        ...(config.catalogPublicKey ? { publicKey: readPublicKey(config.catalogPublicKey) } : {}),
+      })
+    : undefined;
+  if (!follower) catalog.watch(config.catalogPollMs, app.log);
   const stopCompanion = companion?.({ catalog, log: (m) => app.log.info(m) });
 
   let stopping = false;
@@ -37,6 +45,7 @@ export async function serve(config: Config, companion?: Companion): Promise<void
     stopping = true;
     app.log.info(`${signal} received: finishing open requests`);
     stopCompanion?.();
+    follower?.stop();
     catalog.close();
     // fastify closes the connections that are idle when closing starts. One whose request is in
     // flight turns idle once its answer is sent, and would then hold the exit until the client
@@ -52,5 +61,14 @@ export async function serve(config: Config, companion?: Companion): Promise<void
   process.once("SIGINT", () => void stop("SIGINT"));
 
   await app.listen({ port: config.port, host: config.host });
-  app.log.info(`Frontdesk serves ${config.publicBaseUrl}/api/v1 (catalog ${catalog.current.manifest.contentHash.slice(0, 12)})`);
+  const served = catalog.available ? `catalog ${catalog.available.manifest.contentHash.slice(0, 12)}` : `no catalog yet: waiting for ${config.catalogUrl}`;
+  app.log.info(`Frontdesk serves ${config.publicBaseUrl}/api/v1 (${served})`);
+  const warning = publicAddressWarning(config.publicBaseUrl);
+  if (warning) app.log.warn(warning);
+}
+
+/** GPT Actions import only a document whose server address is https: say so at start, not at import. */
+export function publicAddressWarning(publicBaseUrl: string): string | undefined {
+  if (publicBaseUrl.startsWith("https://")) return undefined;
+  return `PUBLIC_BASE_URL is ${publicBaseUrl}: a custom GPT refuses to import an OpenAPI document whose server is not https. Set PUBLIC_BASE_URL to the public https address of this server (e.g. https://api.example.com) before setting up a GPT; local tries and MCP clients work as is.`;
 }

@@ -50,7 +50,7 @@ describe("leads", () => {
     const res = await post("/api/v1/leads/intent", { email: "not-an-email", name: 5 });
     expect(res.status).toBe(400);
     const paths = res.body.error.details.map((d: { path: string }) => d.path).sort();
-    expect(paths).toEqual(["body.description", "body.email"]);
+    expect(paths).toEqual(["body.description", "body.email", "body.name"]);
     expect(res.body.error.details.find((d: { path: string }) => d.path === "body.email").message).toContain("e-mail address");
   });
 });

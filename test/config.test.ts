@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readConfig } from "../src/config.js";
+import { publicAddressWarning } from "../src/serve.js";
 
 describe("readConfig", () => {
   it("serves on 127.0.0.1:3000 the sample build, and links to that address, when nothing is set", () => {
@@ -31,5 +32,19 @@ describe("readConfig", () => {
     expect(readConfig({}).connections).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 72_000, maxConnections: 1024 });
     expect(readConfig({ REQUEST_TIMEOUT_MS: "5000", MAX_CONNECTIONS: "50" }).connections).toMatchObject({ requestTimeoutMs: 5000, maxConnections: 50 });
     expect(() => readConfig({ MAX_CONNECTIONS: "0" })).toThrow("MAX_CONNECTIONS must be a whole number of at least 1");
+  });
+
+  it("keeps everything unless FRONTDESK_RETENTION_DAYS bounds the reviews, and waits 10 s for a dead process's lock unless told", () => {
+    expect(readConfig({})).toMatchObject({ lockStaleMs: 10_000 });
+    expect(readConfig({}).retentionDays).toBeUndefined();
+    expect(readConfig({ FRONTDESK_RETENTION_DAYS: "30", FRONTDESK_LOCK_STALE_MS: "3000" })).toMatchObject({ retentionDays: 30, lockStaleMs: 3000 });
+    expect(() => readConfig({ FRONTDESK_RETENTION_DAYS: "0" })).toThrow("FRONTDESK_RETENTION_DAYS must be a whole number of at least 1");
+    expect(() => readConfig({ FRONTDESK_LOCK_STALE_MS: "500" })).toThrow("FRONTDESK_LOCK_STALE_MS must be a whole number of at least 2000");
+  });
+
+  it("warns at start when the public address is not https, as GPT Actions then refuse the document", () => {
+    expect(publicAddressWarning(readConfig({}).publicBaseUrl)).toMatch(/^PUBLIC_BASE_URL is http:\/\/127\.0\.0\.1:3000: a custom GPT refuses to import/);
+    expect(publicAddressWarning(readConfig({ PUBLIC_BASE_URL: "http://api.example.com" }).publicBaseUrl)).toContain("Set PUBLIC_BASE_URL to the public https address");
+    expect(publicAddressWarning(readConfig({ PUBLIC_BASE_URL: "https://api.example.com" }).publicBaseUrl)).toBeUndefined();
   });
 });

@@ -158,6 +158,16 @@ describe("content validation", () => {
     ]);
   });
 
+  it("refuses an action named otherwise than its operationId in the system prompt or the set-up steps", async () => {
+    const lines = await report({
+      "gpt/advisor.md": '---\nname: A\ndescription: D.\nsetupSteps:\n  - "Import {{openapiUrl}} and check that faqSearch appears"\n---\nUse submitLead with requestedBy set to "gpt".\n',
+    });
+    expect(lines).toEqual([
+      "content/gpt/advisor.md:2:1 the system prompt names the action submitLead, which a GPT sees as submitLeadIntent: write submitLeadIntent",
+      "content/gpt/advisor.md:5:5 this step names the action faqSearch, which a GPT sees as searchFaq: write searchFaq",
+    ]);
+  });
+
   it("reports every mistake of every file in one run", async () => {
     const dir = await contentTree({
       "services/web-apps.md": service(VALID_SERVICE.replace("from: 10000", "from: lots")),

@@ -192,6 +192,19 @@ describe("lowdb store on disk", () => {
     await reopened.close();
   });
 
+  it("removes logged questions after 30 days at compaction, even when the operator keeps everything else", async () => {
+    const store = await LowdbStore.open(await freshFile(), { clock: () => new Date("2026-06-01T00:00:00.000Z") });
+    await store.transaction(async (tx) => {
+      await tx.put("questions", { reference: "q-old", createdAt: "2026-04-20T00:00:00.000Z", kind: "faq", question: "x" });
+      await tx.put("questions", { reference: "q-recent", createdAt: "2026-05-20T00:00:00.000Z", kind: "faq", question: "y" });
+      await tx.put("ticketReviews", { reference: "t-old", createdAt: "2026-01-01T00:00:00.000Z" });
+    });
+    await store.compact();
+    expect((await store.list("questions")).map((r) => r.reference)).toEqual(["q-recent"]);
+    expect((await store.list("ticketReviews")).map((r) => r.reference)).toEqual(["t-old"]);
+    await store.close();
+  });
+
   it("converts a data file written by the format 1 store, with a line in the log", async () => {
     const file = await freshFile();
     await mkdir(join(file, ".."), { recursive: true });
@@ -240,6 +253,43 @@ describe("lowdb store lock", () => {
     expect(Date.now() - started).toBeLessThan(1000);
     await again.close();
   });
+
+  it("stops writing when its lock is taken by another process, and writes again once it can take it back unchanged", async () => {
+    for (const otherWrote of [false, true]) {
+      const file = await freshFile();
+      const log: string[] = [];
+      const store = await LowdbStore.open(file, { lockStaleMs: 2000, log: (m) => log.push(m) });
+      await store.transaction(async (tx) => tx.put("leads", lead("lead-1")));
+      // Another process took the lock over (its refresh changed the lock's time, not ours).
+      const theirs = new Date(Date.now() + 5000);
+      await utimes(`${file}.lock`, theirs, theirs);
+      await expect.poll(() => log.some((m) => m.includes("could not be kept")), { timeout: 5000 }).toBe(true);
+      const refused = await store.transaction(async (tx) => tx.put("leads", lead("lead-2"))).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(StorageUnavailable);
+      expect(await store.list("leads")).toEqual([lead("lead-1")]);
+      await expect(store.checkWritable()).rejects.toThrow(/its lock .* could not be kept/);
+      if (otherWrote) await appendFile(journal0(file), `${JSON.stringify([["put", "leads", lead("lead-theirs")]])}\n`);
+      // The other process is gone: its lock turns stale.
+      const past = new Date(Date.now() - 60_000);
+      await utimes(`${file}.lock`, past, past);
+      if (otherWrote) {
+        // Its write is not in this process's memory: writing on would lose it. Only a restart reads it.
+        await expect(store.checkWritable()).rejects.toThrow(/could not be kept/);
+        await store.close();
+        const restarted = await LowdbStore.open(file);
+        expect((await restarted.list("leads")).map((l) => l.reference)).toEqual(["lead-1", "lead-theirs"]);
+        await restarted.close();
+        continue;
+      }
+      await store.checkWritable();
+      await store.transaction(async (tx) => tx.put("leads", lead("lead-3")));
+      expect(log.at(-1)).toBe(`took the lock of ${file} again`);
+      await store.close();
+      const reopened = await LowdbStore.open(file);
+      expect((await reopened.list("leads")).map((l) => l.reference)).toEqual(["lead-1", "lead-3"]);
+      await reopened.close();
+    }
+  }, 20_000);
 
   it("refuses a lock another process keeps fresh, after waiting out the stale time", async () => {
     const file = await freshFile();

@@ -85,28 +85,49 @@ describe("MCP over Streamable HTTP", () => {
     expect((await call("getTicketUsage", { clientId: "mcp-client-2" })).structuredContent).toMatchObject({ used: 1, remaining: 4 });
   });
 
-  it("returns bad arguments as isError results with the HTTP error messages", async () => {
+  it("returns bad arguments as isError results, worded for tools and their arguments", async () => {
     const noQuery = await call("recommend", {});
     expect(noQuery.isError).toBe(true);
     expect(textOf(noQuery)).toContain("Send the problem in plain words as q (or problem)");
-    expect(textOf(noQuery)).toContain("- query.q: q (or problem) is required");
+    expect(textOf(noQuery)).toContain("- argument q: q (or problem) is required");
+    expect(textOf(noQuery)).not.toMatch(/query\.|in the query/);
 
     const unknown = await call("getService", { id: "nope" });
     expect(unknown.isError).toBe(true);
-    expect(textOf(unknown)).toContain('No service has the id "nope": GET /api/v1/services lists every service with its id.');
+    expect(textOf(unknown)).toContain('No service has the id "nope": the listServices tool lists every service with its id.');
 
     const invalid = await call("submitLeadIntent", { email: "not-an-email" });
     expect(invalid.isError).toBe(true);
-    expect(textOf(invalid)).toMatch(/body\.description: description is required/);
-    expect(textOf(invalid)).toContain("body.email");
+    expect(textOf(invalid)).toContain("- argument description is required: What the person needs, in a few sentences.");
+    expect(textOf(invalid)).toContain("- argument email must be an e-mail address");
 
     const noId = await call("getService", {});
-    expect(noId.isError).toBe(true);
-    expect(textOf(noId)).toBe("id is required: Service slug, e.g. ai-agents (see listServices).");
+    expect(textOf(noId)).toBe("The arguments of getService are not as its input schema says:\n- argument id is required: Service slug, e.g. ai-agents (see listServices).");
   });
 
-  it("refuses an unknown tool as a protocol error", async () => {
-    await expect(client.callTool({ name: "deleteEverything", arguments: {} })).rejects.toThrow(/tools\/list names every tool/);
+  it("takes arguments as strictly as the HTTP API takes a body: no coercion, no unknown argument", async () => {
+    const number = await call("recommend", { q: 5 });
+    expect([number.isError, textOf(number)]).toEqual([true, "The arguments of recommend are not as its input schema says:\n- argument q must be text (got number 5)"]);
+    const misspelt = await call("searchFaq", { qq: "nda" });
+    expect(textOf(misspelt)).toContain('- unknown argument "qq": did you mean "q"?');
+    const list = await call("joinWaitlist", { name: "Ann", email: "ann@example.com", toolsInterested: "quote-reviewer" });
+    expect(textOf(list)).toContain("- argument toolsInterested must be a list (got text");
+  });
+
+  it("answers what is not a tool call in JSON-RPC terms: -32700, -32602 and -32600, each one sentence", async () => {
+    const post = (body: string) =>
+      fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body });
+    const parse = await post("{not json");
+    expect([parse.status, await parse.json()]).toEqual([400, { jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the body is not valid JSON; send one JSON-RPC message as JSON." }, id: null }]);
+    const stringArgs = await post('{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"recommend","arguments":"q=slow site"}}');
+    expect(await stringArgs.json()).toEqual({ jsonrpc: "2.0", error: { code: -32602, message: "Invalid params: arguments must be an object of named arguments (got string)." }, id: 7 });
+    const large = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "reviewQuote", arguments: { quoteText: "x".repeat(70_000) } } }));
+    expect([large.status, (await large.json()).error.code]).toEqual([413, -32600]);
+  });
+
+  it("refuses an unknown tool as a protocol error, with the message once", async () => {
+    const error = await client.callTool({ name: "deleteEverything", arguments: {} }).then(() => undefined, (e: Error) => e);
+    expect(error?.message).toBe('MCP error -32602: There is no tool "deleteEverything": tools/list names every tool.');
   });
 
   it("answers GET and DELETE with 405 and a JSON-RPC error", async () => {

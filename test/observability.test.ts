@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Fastify from "fastify";
 import { createApp } from "../src/app.js";
 import { loggerOptions } from "../src/api/observability.js";
+import { OpeningStore } from "../src/store/open.js";
+import type { Store } from "../src/store/store.js";
 import { testApp, type TestApp } from "./helpers/app.js";
 
 let t: TestApp;
@@ -33,6 +35,25 @@ describe("health, request ids and logs", () => {
     expect(JSON.parse(res.body).error.code).toBe("not_ready");
     await app.close();
     expect(lines).toEqual([expect.objectContaining({ level: 50, reqId: "probe-7", msg: "not ready" })]);
+  });
+
+  it("answers reads while the store is still opening; /readyz and writes wait for it", async () => {
+    let opened!: (store: Store) => void;
+    const store = new OpeningStore(new Promise<Store>((resolve) => (opened = resolve)));
+    const app = await createApp({ catalog: t.catalog, store, config: { publicBaseUrl: "http://x" } });
+    expect((await app.inject({ method: "GET", url: "/api/v1/contact" })).statusCode).toBe(200);
+    let readyAt = 0;
+    let wroteAt = 0;
+    const ready = app.inject({ method: "GET", url: "/readyz" }).then((r) => ((readyAt = Date.now()), r));
+    const write = app.inject({ method: "POST", url: "/api/v1/leads/intent", payload: { description: "While loading" } }).then((r) => ((wroteAt = Date.now()), r));
+    await new Promise((r) => setTimeout(r, 100));
+    expect([readyAt, wroteAt]).toEqual([0, 0]);
+    const openedAt = Date.now();
+    opened(t.store);
+    expect((await ready).statusCode).toBe(200);
+    expect((await write).statusCode).toBe(200);
+    expect(Math.min(readyAt, wroteAt)).toBeGreaterThanOrEqual(openedAt);
+    await app.close();
   });
 
   it("returns a request id, keeping a plain one sent by the caller", async () => {

@@ -3,6 +3,9 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { validate } from "@readme/openapi-parser";
+import spectralCore from "@stoplight/spectral-core";
+import spectralParsers from "@stoplight/spectral-parsers";
+import spectralRulesets from "@stoplight/spectral-rulesets";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BASE_URL, testApp, type TestApp } from "./helpers/app.js";
 import { SAMPLE_CONTENT, tempDir } from "./helpers/content.js";
@@ -30,6 +33,14 @@ describe("openapi.json", () => {
   it("passes @readme/openapi-parser validation", async () => {
     const result = await validate(file);
     expect(result.valid, JSON.stringify(result)).toBe(true);
+  });
+
+  it("has no Spectral finding with every rule of spectral:oas on, but the tags' order (ours is the reading order)", async () => {
+    const spectral = new spectralCore.Spectral();
+    spectral.setRuleset({ extends: [[spectralRulesets.oas as spectralCore.RulesetDefinition, "all"]] });
+    const findings = await spectral.run(new spectralCore.Document(text, spectralParsers.Json));
+    const reported = findings.map((f) => `${f.code} at ${f.path.join(".")}: ${f.message}`);
+    expect(reported.filter((r) => !r.startsWith("openapi-tags-alphabetical "))).toEqual([]);
   });
 
   it("passes redocly lint with operationIds, 4xx responses and the GPT limits as errors", async () => {

@@ -1,12 +1,20 @@
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { cp, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../src/app.js";
 import { LiveCatalog } from "../src/catalog/live.js";
-import { StoreError } from "../src/store/store.js";
+import { LowdbStore } from "../src/store/lowdb-store.js";
+import { COLLECTIONS, StoreError } from "../src/store/store.js";
 import { migrate, PostgresStore } from "../src/store/postgres-store.js";
 import { BASE_URL, builtCatalog } from "./helpers/app.js";
+import { tempDir } from "./helpers/content.js";
 import { admin, startBackend } from "./helpers/postgres.js";
+
+const run = promisify(execFile);
 import { storeContract } from "./store-contract.js";
 import { prototypeKeys } from "./store-keys.js";
 
@@ -59,6 +67,39 @@ describe("postgresql store", () => {
     await later.close();
   });
 
+  it("removes reviews past FRONTDESK_RETENTION_DAYS when it opens, and keeps what people submitted", async () => {
+    await emptyDatabase();
+    const seed = await PostgresStore.open(backend.url);
+    await seed.transaction(async (tx) => {
+      for (const collection of COLLECTIONS) {
+        await tx.put(collection, { reference: `${collection}-old`, createdAt: "2026-04-01T00:00:00.000Z" });
+        await tx.put(collection, { reference: `${collection}-recent`, createdAt: "2026-05-20T00:00:00.000Z" });
+      }
+    });
+    await seed.close();
+    const store = await PostgresStore.open(backend.url, { retentionDays: 30, clock: () => new Date("2026-06-01T00:00:00.000Z") });
+    const kept = Object.fromEntries(await Promise.all(COLLECTIONS.map(async (c) => [c, (await store.list(c)).map((r) => r.reference)])));
+    await store.close();
+    expect(kept).toEqual({
+      leads: ["leads-old", "leads-recent"], waitlist: ["waitlist-old", "waitlist-recent"], quoteRequests: ["quoteRequests-old", "quoteRequests-recent"],
+      quoteReviews: ["quoteReviews-recent"], ticketReviews: ["ticketReviews-recent"], questions: ["questions-recent"],
+    });
+  });
+
+  it("removes logged questions after 30 days even when the operator keeps everything else", async () => {
+    const seed = await PostgresStore.open(backend.url);
+    await seed.transaction(async (tx) => {
+      await tx.put("questions", { reference: "q-old", createdAt: "2026-04-20T00:00:00.000Z", kind: "faq", question: "x" });
+      await tx.put("questions", { reference: "q-recent", createdAt: "2026-05-20T00:00:00.000Z", kind: "faq", question: "y" });
+      await tx.put("ticketReviews", { reference: "t-old", createdAt: "2026-01-01T00:00:00.000Z" });
+    });
+    await seed.close();
+    const store = await PostgresStore.open(backend.url, { clock: () => new Date("2026-06-01T00:00:00.000Z") });
+    expect((await store.list("questions")).map((r) => r.reference)).toEqual(["q-recent"]);
+    expect((await store.list("ticketReviews")).map((r) => r.reference)).toContain("t-old");
+    await store.close();
+  });
+
   it("reports an unreachable database at once, in one message", async () => {
     const error = await PostgresStore.open("postgres://postgres@127.0.0.1:1/test").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreError);
@@ -76,6 +117,28 @@ describe("postgresql store", () => {
     expect(code).toBe(1);
     expect(stderr.trim().split("\n")).toEqual([expect.stringMatching(/^cannot connect to PostgreSQL at 127\.0\.0\.1:1\/test: /)]);
   });
+});
+
+describe("frontdesk migrate --from-file", () => {
+  it("moves an embedded store's records, allowances and remembered answers into PostgreSQL, once", async () => {
+    await emptyDatabase();
+    const folder = await tempDir("frontdesk-move-");
+    const file = join(folder, "frontdesk.json");
+    await cp(fileURLToPath(new URL("fixtures/format-1/frontdesk.json", import.meta.url)), file);
+    const source = await LowdbStore.open(file, { control: false });
+    await source.transaction(async (tx) => tx.put("leads", { reference: "lead-journal", createdAt: "2026-03-01T00:00:00.000Z", description: "From the journal" }));
+    const expected = Object.fromEntries(await Promise.all(COLLECTIONS.map(async (c) => [c, await source.list(c)])));
+    await source.close();
+    const migrate = () =>
+      run(process.execPath, ["--import", "tsx", "src/cli.ts", "migrate", "--from-file", file], { env: { ...process.env, DATABASE_URL: backend.url } });
+    expect((await migrate()).stderr).toContain("moved " + file + " into PostgreSQL: 7 records (7 new), 1 allowance, 1 remembered answer");
+    expect((await migrate()).stderr).toContain("7 records (0 new)");
+    const target = await PostgresStore.open(backend.url);
+    for (const collection of COLLECTIONS) expect(await target.list(collection), collection).toEqual(expected[collection]);
+    expect(await target.ticketUsage("gpt-format1")).toEqual({ used: 3, email: "dev@example.com" });
+    await target.close();
+    await rm(folder, { recursive: true, force: true });
+  }, 30_000);
 });
 
 describe("two instances on one database", () => {

@@ -113,6 +113,16 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       await store.close();
     });
 
+    it("keeps logged questions beside the submissions, and streams them", async () => {
+      const store = await open();
+      await store.transaction(async (tx) => tx.put("questions", record("question-1", { kind: "faq", question: "do you do cobol", results: 0 })));
+      const streamed = [];
+      for await (const r of store.records("questions")) streamed.push(r);
+      expect(streamed).toEqual([record("question-1", { kind: "faq", question: "do you do cobol", results: 0 })]);
+      expect(await store.list("leads")).toEqual([]);
+      await store.close();
+    });
+
     it("remembers idempotent answers", async () => {
       const store = await open();
       const answer = { fingerprint: "f", status: 200, body: { reference: "lead-1" }, createdAt: new Date().toISOString() };

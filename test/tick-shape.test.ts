@@ -27,11 +27,14 @@ async function literalFeedback(keep: boolean): Promise<string[]> {
 }
 
 describe("keepTickObjectShape", () => {
-  it("keeps nextTick's tick-object literal monomorphic through a full collection (without it, Node 20 turns it megamorphic)", async () => {
+  it("keeps nextTick's tick-object literal monomorphic through a full collection on every Node (without it, Node 20 and 22 turn it megamorphic)", async () => {
     const [without, kept] = await Promise.all([literalFeedback(false), literalFeedback(true)]);
-    // The control proves the probe sees the problem on this Node; if a Node release fixes it,
-    // this fails and keepTickObjectShape can go.
-    expect(without).toContain("MEGAMORPHIC");
-    expect(kept).toEqual(["MONOMORPHIC", "MONOMORPHIC", "MONOMORPHIC", "MONOMORPHIC"]);
+    // The control proves the probe sees the problem where it exists (Node 24's V8 no longer has
+    // it); if a Node 20 or 22 release fixes it, this fails and keepTickObjectShape can go once
+    // those are no longer supported. Where V8 differs the keeper must do no harm: every slot stays
+    // monomorphic, however many the literal has.
+    if (Number(process.versions.node.split(".")[0]) <= 22) expect(without).toContain("MEGAMORPHIC");
+    expect(kept.length).toBeGreaterThan(0);
+    expect(new Set(kept)).toEqual(new Set(["MONOMORPHIC"]));
   });
 });

@@ -104,13 +104,17 @@ export function registerObservability(app: FastifyInstance, catalog: CatalogSour
   // ready comes back by itself once the disk or database does).
   app.get("/readyz", async (request, reply) => {
     reply.type(json).header("cache-control", "no-store");
-    const served = catalog.current;
-    const hash = served.manifest.contentHash.slice(0, 12);
+    const served = catalog.available;
+    const hash = served?.manifest.contentHash.slice(0, 12);
+    const lastError = catalog.lastError;
     let problem: string | undefined;
-    try {
-      await served.warm();
-    } catch (error) {
-      problem = `The catalog ${hash} is broken (${(error as Error).message}): publish a fixed build.`;
+    if (!served) problem = `No catalog has arrived yet${lastError ? ` (${lastError})` : ""}: retry shortly.`;
+    else {
+      try {
+        await served.warm();
+      } catch (error) {
+        problem = `The catalog ${hash} is broken (${(error as Error).message}): publish a fixed build.`;
+      }
     }
     if (problem === undefined) {
       try {
@@ -125,7 +129,8 @@ export function registerObservability(app: FastifyInstance, catalog: CatalogSour
         }
       }
     }
-    if (problem === undefined) return reply.send(successBody(JSON.stringify({ status: "ready", catalog: hash }), clock()));
+    // The last catalog that was offered and not taken is named even while an older one serves.
+    if (problem === undefined) return reply.send(successBody(JSON.stringify({ status: "ready", catalog: hash, ...(lastError ? { lastCatalogError: lastError } : {}) }), clock()));
     const failure = new ApiError(503, "not_ready", problem);
     return reply.code(503).send(errorBody({ code: failure.code, message: failure.message }, clock()));
   });

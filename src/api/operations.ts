@@ -1,4 +1,4 @@
-import { always, arr, bool, email, int, num, obj, requiredText, str, text, texts, type JsonSchema } from "./schema.js";
+import { always, arr, body, bool, email, int, num, obj, requiredText, str, text, texts, type JsonSchema } from "./schema.js";
 
 /**
  * The one table of every endpoint. Routes, input validation, openapi.json, the API index, the
@@ -68,10 +68,29 @@ const product = always({
   plans: arr(always({ name: text, price: num, currency: text, period: text, description: text, features: texts }, ["description"])),
   services: texts, description: text, url: text,
 }, ["tagline"]);
-const criterion = obj({
+const criterion = always({
   id: text, title: text, status: { type: "string", enum: ["met", "partial", "missing"] }, points: num, weight: num,
   evidence: text, advice: text,
 });
+const ticketUsage = always({ clientId: text, used: int, freeLimit: int, remaining: int, emailRequired: bool });
+const proposal = always({
+  project: always({ description: text, companyName: text, budget: text, timeline: text }, ["companyName", "budget", "timeline"]),
+  services: arr(always({ id: text, title: text, why: text, pricing, duration: text, url: text, rank: int }, ["duration"])),
+  phases: arr(always({ name: text, duration: text, outcome: text })),
+  estimate: always({ currency: text, low: num, high: num, basis: text }),
+  assumptions: texts, openQuestions: texts, nextSteps: texts,
+  contact: always({ email: text, bookingUrl: text }, ["bookingUrl"]),
+  draft: bool,
+}, ["estimate"]);
+/** The parts of an OpenAPI 3.1 document a client reads; the rest is the OpenAPI format itself. */
+const openApiDocument = always({
+  openapi: { type: "string", const: "3.1.0" },
+  info: always({ title: text, version: text, description: text, contact: obj({ name: text, email: text, url: text }), license: obj({ name: text, identifier: text, url: text }) }, ["description", "contact", "license"]),
+  servers: arr(always({ url: text, description: text }, ["description"])),
+  tags: arr(always({ name: text, description: text }, ["description"])),
+  paths: { type: "object", additionalProperties: { type: "object", additionalProperties: {} }, description: "Every path of this API with its operations." },
+  components: { type: "object", additionalProperties: { type: "object", additionalProperties: {} }, description: "Reusable schemas and responses." },
+}, ["tags", "components"]);
 /** One result of searchFaq; ServedCatalog also checks every FAQ entry's result against it. */
 export const faqResult = always({ id: text, question: text, answer: text, category: text, updated: text, score: num, url: text, citeAs: text }, ["updated"]);
 const limitParam = (max: number): JsonSchema => ({ type: "integer", minimum: 1, maximum: max, default: 5, description: `Number of results, 1-${max}.` });
@@ -148,8 +167,8 @@ export const operations: Operation[] = [
     description: "Send the visitor's problem or project in their own words as q (or problem). Returns services and products ranked by a 0-1 score, with why each matched.",
     action: { name: "recommend", when: "The visitor describes a problem, project or need and wants to know which services or products fit." },
     query: obj({
-      q: str(LIMITS.query, "Problem or project description in plain words."),
-      problem: str(LIMITS.query, "Alias for q."),
+      q: str(LIMITS.query, "Problem or project description in plain words. Send q or problem: one of the two is required (400 without)."),
+      problem: str(LIMITS.query, "Alias for q: send q or problem."),
       limit: limitParam(10),
     }),
     data: searchData(always({ kind: { type: "string", enum: ["service", "product"] }, id: text, title: text, summary: text, score: num, reasons: texts, url: text })),
@@ -171,17 +190,17 @@ export const operations: Operation[] = [
     description: `Paste a quote or statement of work as plain text. Returns a score out of 10 (8 passes), every criterion with evidence and advice, and a counter proposal. ${idempotencyHint}`,
     action: { name: "reviewQuote", when: "The visitor pastes or describes a quote or statement of work from any vendor and wants it checked." },
     consequential: false,
-    body: obj({
+    body: body({
       quoteText: requiredText(LIMITS.quoteText, "The full quote as plain text."),
       companyName: str(LIMITS.shortText, "Company that received the quote."),
       contactEmail: email(),
       context: str(LIMITS.mediumText, "Anything the reviewer should know."),
       fileName: str(LIMITS.shortText, "Name of the original file."),
     }, ["quoteText"]),
-    data: obj({
+    data: always({
       reference: reference("quote-review-"), score: num, threshold: num, passed: bool, summary: text,
-      criteria: arr(criterion), consistency: arr(obj({ check: text, ok: bool, message: text })),
-      counterProposal: obj({ keep: texts, clarify: texts, add: arr(obj({ section: text, clause: text })), services: arr(obj({ id: text, title: text, from: num, currency: text, url: text })) }),
+      criteria: arr(criterion), consistency: arr(always({ check: text, ok: bool, message: text })),
+      counterProposal: always({ keep: texts, clarify: texts, add: arr(always({ section: text, clause: text })), services: arr(always({ id: text, title: text, from: num, currency: text, url: text })) }),
     }),
   },
   {
@@ -190,7 +209,7 @@ export const operations: Operation[] = [
     description: `Describe the project; returns a draft proposal with recommended services, phases, an estimate range from catalog prices, assumptions, open questions and next steps. ${idempotencyHint}`,
     action: { name: "requestQuote", when: "The visitor wants a proposal or price for a new project; collect the description, budget and timeline first." },
     consequential: true,
-    body: obj({
+    body: body({
       projectDescription: requiredText(LIMITS.description, "What should be built or solved."),
       companyName: str(LIMITS.shortText, "Company name."),
       contactEmail: email(),
@@ -199,7 +218,7 @@ export const operations: Operation[] = [
       servicesInterested: arr(str(LIMITS.shortText), { maxItems: LIMITS.listItems, description: "Service ids (see listServices)." }),
       requestedBy: str(LIMITS.shortText, "Who submits: gpt, agent or human."),
     }, ["projectDescription"]),
-    data: obj({ reference: reference("quote-"), proposal: { type: "object" } }),
+    data: always({ reference: reference("quote-"), proposal }),
   },
   {
     operationId: "reviewTicket", method: "POST", example: { ticketText: "## Steps to reproduce\n1. Open Invoices\n2. Click Export > CSV\n## Expected\nValues with commas are quoted.\n## Actual\nRows split into extra columns.", type: "bug", clientId: "gpt-conv-123" }, path: "/api/v1/tickets/review", tag: "Tickets", errors: [400, 429],
@@ -207,16 +226,16 @@ export const operations: Operation[] = [
     description: `Rates a bug, feature, question or task ticket with evidence and advice per criterion and a rewritten skeleton. After 5 free reviews per clientId, send contactEmail. ${idempotencyHint}`,
     action: { name: "reviewTicket", when: "The visitor pastes a ticket, issue or bug report and wants it rated. Pass a stable clientId; after 5 free reviews ask for an e-mail." },
     consequential: false,
-    body: obj({
+    body: body({
       ticketText: requiredText(LIMITS.ticketText, "The ticket as plain text or Markdown."),
       clientId: clientIdField,
       contactEmail: email("Required once the 5 free reviews of the clientId are used."),
       title: str(LIMITS.shortText, "Ticket title."),
       type: { type: "string", enum: ["bug", "feature", "question", "task"], description: "Ticket type; inferred from the text when absent." },
     }, ["ticketText"]),
-    data: obj({
-      reference: reference("ticket-review-"), rating: num, threshold: num, passed: bool, type: text, typeInferred: bool,
-      summary: text, criteria: arr(criterion), skeleton: text, usage: { type: "object" },
+    data: always({
+      reference: reference("ticket-review-"), rating: num, threshold: num, passed: bool, type: { type: "string", enum: ["bug", "feature", "question", "task"] }, typeInferred: bool,
+      summary: text, criteria: arr(criterion), skeleton: text, usage: ticketUsage,
     }),
   },
   {
@@ -224,7 +243,7 @@ export const operations: Operation[] = [
     summary: "Remaining free ticket reviews for a clientId",
     description: "How many of the 5 free ticket reviews a clientId has used and whether an e-mail is now required.",
     query: obj({ clientId: requiredText(LIMITS.shortText, "Client identifier.") }, ["clientId"]),
-    data: obj({ clientId: text, used: int, freeLimit: int, remaining: int, emailRequired: bool }),
+    data: ticketUsage,
   },
   {
     operationId: "joinWaitlist", method: "POST", example: { name: "Ann de Vries", email: "ann@example.com", company: "Acme", toolsInterested: ["cloud-cost-estimator"] }, path: "/api/v1/waitlist", tag: "Tools Lab", errors: [400],
@@ -232,7 +251,7 @@ export const operations: Operation[] = [
     description: `Signs a person up for early access to Tools Lab tools; the same e-mail again updates the interests. ${idempotencyHint}`,
     action: { name: "joinWaitlist", when: "The visitor wants early access to a Tools Lab tool; ask for name and e-mail and their consent." },
     consequential: true,
-    body: obj({
+    body: body({
       name: requiredText(LIMITS.shortText, "Full name."),
       email: email("E-mail address for the invitation."),
       company: str(LIMITS.shortText, "Company."),
@@ -240,7 +259,7 @@ export const operations: Operation[] = [
       toolsInterested: arr(str(LIMITS.shortText), { maxItems: LIMITS.listItems, description: "Tool ids (see listWaitlistTools)." }),
       source: str(LIMITS.shortText, "Where the sign-up comes from."),
     }, ["name", "email"]),
-    data: obj({ reference: reference("waitlist-"), email: text, toolsInterested: texts, message: text }),
+    data: always({ reference: reference("waitlist-"), email: text, toolsInterested: texts, updated: { type: "boolean", description: "true when the e-mail was already on the waitlist and its interests were updated." }, message: text }),
   },
   {
     operationId: "listWaitlistTools", method: "GET", path: "/api/v1/waitlist/tools", tag: "Tools Lab", catalog: true, errors: [],
@@ -257,7 +276,7 @@ export const operations: Operation[] = [
     description: `Records who wants what so a person follows up. The same conversationId again returns the same reference. ${idempotencyHint}`,
     action: { name: "submitLead", when: "The visitor wants to be contacted, a demo, a security check or a partnership; ask consent first and set requestedBy to gpt." },
     consequential: true,
-    body: obj({
+    body: body({
       description: requiredText(LIMITS.description, "What the person needs, in a few sentences."),
       name: str(LIMITS.shortText, "Name."),
       email: email(),
@@ -270,7 +289,7 @@ export const operations: Operation[] = [
       source: str(LIMITS.shortText, "Source."),
       utm: str(LIMITS.mediumText, "Campaign parameters."),
     }, ["description"]),
-    data: obj({ received: bool, reference: reference("lead-"), duplicate: bool }, ["received", "reference"]),
+    data: always({ received: bool, reference: reference("lead-"), duplicate: { type: "boolean", description: "true when this conversationId was handed over before: the reference is the first one's." } }),
   },
   {
     operationId: "getGptAdvisorSetup", method: "GET", path: "/api/v1/gpt/advisor", tag: "GPT", catalog: true, errors: [], type: "gpt_advisor",
@@ -278,7 +297,7 @@ export const operations: Operation[] = [
     description: "Name, description, system prompt, the actions it can call and the set-up steps of the custom GPT advisor.",
     data: always({
       name: text, description: text, openapiUrl: text, systemPrompt: text,
-      actions: arr(always({ name: text, method: text, path: text, when: text })), setupSteps: texts,
+      actions: arr(always({ name: text, operationId: { type: "string", description: "What the GPT's action list and the MCP tools call it (name is the set-up's own name for it)." }, method: text, path: text, when: text })), setupSteps: texts,
     }),
   },
   {
@@ -286,7 +305,7 @@ export const operations: Operation[] = [
     summary: "Contact details, preferred channel and UI links",
     description: "E-mail, phone, preferred way to reach a person, booking link, website and links to the web tools.",
     data: always(
-      { name: text, email: text, phone: text, preferred: text, bookingUrl: text, website: text, responseTime: text, ui: { type: "object" }, documentation: text },
+      { name: text, email: text, phone: text, preferred: text, bookingUrl: text, website: text, responseTime: text, ui: { type: "object", additionalProperties: text, description: "Links to the web tools, by name." }, documentation: text },
       ["phone", "bookingUrl", "responseTime", "ui", "documentation"],
     ),
   },
@@ -294,7 +313,7 @@ export const operations: Operation[] = [
     operationId: "getOpenApi", method: "GET", path: "/api/v1/openapi.json", tag: "Meta", catalog: true, raw: true, errors: [],
     summary: "This API's OpenAPI 3.1 document",
     description: "The OpenAPI 3.1.0 description of this API, served as the bare document so GPT Actions and other clients can import it from this address.",
-    data: { type: "object" },
+    data: openApiDocument,
   },
 ];
 

@@ -26,6 +26,13 @@ export const obj = (properties: Record<string, JsonSchema>, required: string[] =
 });
 
 /**
+ * A request body: exactly these fields. A field the API does not know is refused with 400 naming
+ * it and the closest known one: a client that misspells a field must not lose what it sent.
+ */
+export const body = (properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema =>
+  obj(properties, required, { additionalProperties: false });
+
+/**
  * An object whose properties are all present in every answer but the optional ones named: the
  * served document promises them, and the tests that validate answers against it hold us to it.
  */

@@ -20,7 +20,9 @@ export function validationDetails(errors: readonly unknown[], context: string, r
   const data = where.read(request);
   return relevantErrors(errors as ErrorObject[]).map((error) => {
     const path = pointerToPath(error.instancePath);
-    const missing = error.keyword === "required" ? [String((error.params as { missingProperty: string }).missingProperty)] : [];
+    // The field itself, not the object that lacks or has it.
+    const params = error.params as { missingProperty?: string; additionalProperty?: string };
+    const missing = [params.missingProperty ?? params.additionalProperty].filter((key): key is string => key !== undefined);
     const field = fieldName([...path, ...missing]);
     const message = error.keyword === "required"
       ? `${field} is required: send it in the ${where.name}`

@@ -7,14 +7,15 @@ import type { FastifySchemaCompiler, FastifyServerOptions } from "fastify";
  * Fastify's validator compiler (ajv with fastify's own options and ajv-formats), made lazy: ajv
  * is loaded, and a route's schema compiled, when a request first needs it (or when `compileAll`
  * runs after the server listens). Done before listening, that work was a quarter of the cold start.
- * The options differ from fastify's defaults in two ways: every error is reported, so one answer
- * names every field to fix (the body limit and each field's maxLength bound the work), and
- * unknown properties are kept for the handlers' own checks rather than silently removed. Route
+ * The options differ from fastify's defaults: every error is reported, so one answer names every
+ * field to fix (the body limit and each field's maxLength bound the work), unknown properties are
+ * never silently removed (bodies refuse them), and bodies are not coerced (see ajv below). Route
  * schemas are self-contained (no $id, no app.addSchema), so no shared schemas are handed over.
  */
 const load = createRequire(import.meta.url);
 
-let shared: Ajv | undefined;
+let forBodies: Ajv | undefined;
+let forUrls: Ajv | undefined;
 let answers: Ajv | undefined;
 
 function newAjv(options: import("ajv").Options): Ajv {
@@ -23,8 +24,19 @@ function newAjv(options: import("ajv").Options): Ajv {
   return addFormats(new AjvClass(options));
 }
 
-function ajv(): Ajv {
-  return (shared ??= newAjv({ allErrors: true, verbose: true, coerceTypes: "array", useDefaults: true, removeAdditional: false }));
+/**
+ * A JSON body is validated as it was sent: a number where the document says text is refused, as
+ * a client generated from the document expects. A query string or path holds only text, so what
+ * the document declares as a number there (limit) is read as one.
+ */
+function ajv(part: string): Ajv {
+  const options = { allErrors: true, verbose: true, useDefaults: true, removeAdditional: false } as const;
+  return part === "body" ? (forBodies ??= newAjv({ ...options, coerceTypes: false })) : (forUrls ??= newAjv({ ...options, coerceTypes: true }));
+}
+
+/** A validator that takes a value exactly as it is: no coercion, no defaults (MCP tool arguments). */
+export function strictValidator(schema: object): ValidateFunction {
+  return ajv("body").compile(schema);
 }
 
 /**
@@ -46,11 +58,11 @@ export interface LazyValidators {
 
 export function lazyValidators(): LazyValidators {
   const pending = new Set<() => ValidateFunction>();
-  const compiler: FastifySchemaCompiler<unknown> = ({ schema }) => {
+  const compiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
     let compiled: ValidateFunction | undefined;
     const compile = () => {
       if (compiled === undefined) {
-        compiled = ajv().compile(schema as object);
+        compiled = ajv(httpPart ?? "body").compile(schema as object);
         pending.delete(compile);
       }
       return compiled;

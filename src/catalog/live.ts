@@ -1,6 +1,7 @@
 import { watchFile, unwatchFile } from "node:fs";
 import { join } from "node:path";
-import { readCatalog } from "./load.js";
+import { ApiError } from "../api/envelope.js";
+import { CatalogError, readCatalog, readManifest, type LoadedCatalog } from "./load.js";
 import { ServedCatalog } from "./served.js";
 import { MANIFEST_FILE } from "./types.js";
 
@@ -16,29 +17,67 @@ export interface CatalogLogger {
 }
 
 export class LiveCatalog {
-  private served: ServedCatalog;
+  private served: ServedCatalog | undefined;
   private watching = false;
   private reloading: Promise<void> = Promise.resolve();
+  /** Why the last catalog offered was not taken (a remote one that did not arrive or check out). */
+  lastError: string | undefined;
 
   private constructor(
     private readonly dir: string,
     private readonly baseUrl: string,
-    first: ServedCatalog,
+    first: ServedCatalog | undefined,
   ) {
     this.served = first;
   }
 
-  static async open(dir: string, baseUrl: string): Promise<LiveCatalog> {
-    return new LiveCatalog(dir, baseUrl, new ServedCatalog(await readCatalog(dir), baseUrl));
+  /**
+   * The catalog in `dir`. With `waitForFirst` (a catalog followed from FRONTDESK_CATALOG_URL), an
+   * empty folder is no error: the server answers 503 until the first catalog arrives.
+   */
+  static async open(dir: string, baseUrl: string, options: { waitForFirst?: boolean } = {}): Promise<LiveCatalog> {
+    try {
+      return new LiveCatalog(dir, baseUrl, new ServedCatalog(await readCatalog(dir), baseUrl));
+    } catch (error) {
+      if (options.waitForFirst && error instanceof CatalogError && (await readManifest(dir).then(() => false, () => true))) return new LiveCatalog(dir, baseUrl, undefined);
+      throw error;
+    }
+  }
+
+  /** A catalog folder read, checked and warmed as one that is about to be served: it throws if it is broken. */
+  async prepare(dir: string): Promise<ServedCatalog> {
+    return this.ready(await readCatalog(dir));
+  }
+
+  private async ready(loaded: LoadedCatalog): Promise<ServedCatalog> {
+    const next = new ServedCatalog(loaded, this.baseUrl);
+    await next.warm(); // whole and ready before the first request sees it
+    return next;
+  }
+
+  /** Serves a prepared catalog from now on. */
+  adopt(next: ServedCatalog, log: CatalogLogger): void {
+    this.served = next;
+    this.lastError = undefined;
+    log.info(`catalog ${next.manifest.contentHash.slice(0, 12)} is now served`);
   }
 
   /** Parses and indexes what the first catalog left for first use; a broken file is logged. */
   warm(log: CatalogLogger): Promise<void> {
     const served = this.served;
+    if (!served) return Promise.resolve();
     return served.warm().catch((error: Error) => log.error(`catalog ${served.manifest.contentHash.slice(0, 12)} is broken: ${error.message}`));
   }
 
+  /** The catalog served, if one has arrived. */
+  get available(): ServedCatalog | undefined {
+    return this.served;
+  }
+
   get current(): ServedCatalog {
+    if (!this.served) {
+      throw new ApiError(503, "not_ready", `No catalog has arrived yet${this.lastError ? ` (${this.lastError})` : ""}: retry in a moment.`, [], { "retry-after": "5" });
+    }
     return this.served;
   }
 
@@ -46,14 +85,12 @@ export class LiveCatalog {
   reload(log: CatalogLogger): Promise<void> {
     this.reloading = this.reloading.then(async () => {
       try {
+        // Every file is checked against the manifest, even when the manifest is the one served.
         const loaded = await readCatalog(this.dir);
-        if (loaded.manifest.contentHash === this.served.manifest.contentHash) return;
-        const next = new ServedCatalog(loaded, this.baseUrl);
-        await next.warm(); // whole and ready before the first request sees it
-        this.served = next;
-        log.info(`catalog ${loaded.manifest.contentHash.slice(0, 12)} is now served`);
+        if (loaded.manifest.contentHash === this.served?.manifest.contentHash) return;
+        this.adopt(await this.ready(loaded), log);
       } catch (error) {
-        log.error(`new catalog rejected, still serving ${this.served.manifest.contentHash.slice(0, 12)}: ${(error as Error).message}`);
+        log.error(`new catalog rejected, ${this.served ? `still serving ${this.served.manifest.contentHash.slice(0, 12)}` : "none served yet"}: ${(error as Error).message}`);
       }
     });
     return this.reloading;

@@ -115,7 +115,8 @@ export class ServedCatalog {
       description: data.advisor.description,
       openapiUrl,
       systemPrompt: data.advisor.systemPrompt,
-      actions: operations.filter((o) => o.action).map((o) => ({ name: o.action!.name, method: o.method, path: o.path, when: o.action!.when })),
+      // name is the spec's; operationId is what the GPT's action list and the MCP tools show.
+      actions: operations.filter((o) => o.action).map((o) => ({ name: o.action!.name, operationId: o.operationId, method: o.method, path: o.path, when: o.action!.when })),
       setupSteps: data.advisor.setupSteps.map((step) => step.split(OPENAPI_URL_PLACEHOLDER).join(openapiUrl)),
     });
     put("getContact", { name: company.name, ...company.contact, ...(company.documentation ? { documentation: company.documentation } : {}) });
@@ -218,10 +219,10 @@ export class ServedCatalog {
    * ask the same things over and over, and an answer is valid for as long as this catalog is
    * served: a new catalog starts with an empty cache.
    */
-  cachedAnswer(key: string, compute: () => string): Serialized {
+  cachedAnswer<T extends Serialized>(key: string, compute: () => T): T {
     const hit = this.answers.get(key);
-    if (hit) return hit;
-    const fresh = new Serialized(compute());
+    if (hit) return hit as T;
+    const fresh = compute();
     this.answers.set(key, fresh);
     return fresh;
   }
@@ -259,12 +260,14 @@ export class ServedCatalog {
   }
 
 
-  /** FAQ hits as JSON (FaqResult), best first. */
-  searchFaq(query: string, limit: number): string[] {
-    return this.faqEngine.search(query, limit).hits.map((hit) => {
+  /** FAQ hits as JSON (FaqResult), best first, and the best score. */
+  searchFaq(query: string, limit: number): { results: string[]; best: number | undefined } {
+    const { hits } = this.faqEngine.search(query, limit);
+    const results = hits.map((hit) => {
       const [head, tail] = this.faqResultParts(hit.id);
       return `${head},"score":${hit.score}${tail}`;
     });
+    return { results, best: hits[0]?.score };
   }
 
   /**

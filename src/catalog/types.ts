@@ -98,6 +98,7 @@ export interface Company {
     ui?: Record<string, string>;
   };
   documentation?: string;
+  apiLicense?: { name: string; url: string };
 }
 
 export interface Advisor {

@@ -1,4 +1,5 @@
 import { basename, dirname, join } from "node:path";
+import type { Adapter } from "lowdb";
 import { errorCode, readLines, syncFolder, writeAll, type Files } from "./files.js";
 import { isOp, Model, type Op, type State } from "./model.js";
 import { COLLECTIONS, StoreError, type Collection, type RememberedAnswer, type StoredRecord, type TicketUsage } from "./store.js";
@@ -204,4 +205,40 @@ export async function replayJournal(files: Files, path: string, model: Model): P
     validBytes = end;
   });
   return { validBytes, tornBytes: size - validBytes };
+}
+
+/** lowdb's adapter: reads the snapshot and replays the journals; writes a whole snapshot (the conversion from format 1). */
+export class DataFolder implements Adapter<Model> {
+  generation = 0;
+  snapshotBytes = 0;
+  format1 = false;
+  /** The journal appends go to, and its good length (a torn last line excluded). */
+  last: { generation: number; path: string; validBytes: number; tornBytes: number } | undefined;
+
+  constructor(
+    private readonly files: Files,
+    private readonly file: string,
+  ) {}
+
+  async read(): Promise<Model> {
+    const model = new Model();
+    const snapshot = await readSnapshot(this.files, this.file, model);
+    this.generation = snapshot.generation;
+    this.snapshotBytes = snapshot.bytes;
+    this.format1 = snapshot.format1 === true;
+    for (const journal of await journals(this.files, this.file)) {
+      // Left by a compaction that stopped after its snapshot was in place: all of it is in the snapshot.
+      if (journal.generation < snapshot.generation) {
+        await this.files.unlink(journal.path);
+        continue;
+      }
+      if (this.last && this.last.tornBytes > 0) throw new StoreError(`journal ${this.last.path} ends in a damaged line, and later journals follow it: it was left untouched. Restore the data folder from a backup.`);
+      this.last = { ...journal, ...(await replayJournal(this.files, journal.path, model)) };
+    }
+    return model;
+  }
+
+  async write(model: Model): Promise<void> {
+    this.snapshotBytes = await writeSnapshot(this.files, this.file, model.capture(), this.generation);
+  }
 }

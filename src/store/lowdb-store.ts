@@ -1,13 +1,14 @@
 import { stat } from "node:fs/promises";
 import { dirname } from "node:path";
-import { Low, type Adapter } from "lowdb";
+import { Low } from "lowdb";
 import { serveControl, controlPath, type ControlServer } from "./control.js";
-import { journalPath, journals, readSnapshot, replayJournal, temporaryPath, writeSnapshot } from "./data-files.js";
-import { errorCode, nodeFiles, syncFolder, writeAll, type FileHandle, type Files } from "./files.js";
+import { DataFolder, journals, temporaryPath, writeSnapshot } from "./data-files.js";
+import { errorCode, nodeFiles, type Files } from "./files.js";
+import { createJournalFile, Journal, unavailable, type JournalFile } from "./journal.js";
 import { DataFileLock } from "./lock.js";
-import { Model, type Op, type Undo } from "./model.js";
+import { Model, type Op, type State } from "./model.js";
 import {
-  COLLECTIONS, DEFAULT_LOCK_STALE_MS, EMAIL_FIELDS, ERASURE, holdsEmail, IDEMPOTENCY_TTL_MS, RETAINED_FOR_A_PERIOD, retentionCutoff, StorageUnavailable, StoreError,
+  COLLECTIONS, DEFAULT_LOCK_STALE_MS, EMAIL_FIELDS, ERASURE, holdsEmail, IDEMPOTENCY_TTL_MS, expiryCutoffs, StorageUnavailable, StoreError,
   type Collection, type Erasure, type StoredRecord, type Store, type TicketUsage, type Transaction,
 } from "./store.js";
 
@@ -15,12 +16,8 @@ import {
  * The embedded store: lowdb holds everything in memory (a Model of Maps); on disk, a snapshot and
  * an append-only journal (see data-files.ts), owned by one process (see lock.ts).
  * - a commit appends only what changed (one line) and fsyncs it before the answer, so its cost does
- *   not grow with what is stored; while one append is on its way to disk, later transactions pile
- *   up and the next append carries them all (group commit);
- * - memory and disk never disagree: a transaction is applied to memory at once (so the next one
- *   sees it), and taken back out, with every transaction after it, when its append fails; nothing
- *   resolves before the writes it depends on are durable. The file is cut back to its last good
- *   length before the next append, so nothing of a failed write is read at the next start;
+ *   not grow with what is stored; commits are grouped, and a failed one leaves no trace in memory
+ *   or on disk (see journal.ts);
  * - compaction writes a new snapshot in the background once the journal is large, dropping what
  *   the retention period (FRONTDESK_RETENTION_DAYS) no longer keeps;
  * - careful: a file that does not parse is reported and left untouched, never reset.
@@ -46,80 +43,10 @@ const COMPACTION_BACKOFF_MS = 60_000;
 /** How often a store with a retention period looks for records past it. */
 const RETENTION_CHECK_MS = 60 * 60 * 1000;
 
-const REASONS: Record<string, string> = {
-  ENOSPC: "the disk is full",
-  EDQUOT: "the disk quota is used up",
-  EROFS: "the file system is read-only",
-  EIO: "the disk reports an input/output error",
-  EACCES: "the data folder may not be written",
-  EPERM: "the data folder may not be written",
-};
-
-interface Journal {
-  handle: FileHandle;
-  generation: number;
-  path: string;
-  /** Bytes durably written; anything after them is from a failed write. */
-  size: number;
-  /** A write failed after this size: the file may hold more, to be cut off before the next append. */
-  dirty: boolean;
-}
-
-interface Entry {
-  seq: number;
-  line: string;
-  undo: Undo[];
-  resolve(): void;
-  reject(error: Error): void;
-  durable: Promise<void>;
-}
-
-/** lowdb's adapter: reads the snapshot and replays the journals; writes a whole snapshot (the conversion from format 1). */
-class DataFolder implements Adapter<Model> {
-  generation = 0;
-  snapshotBytes = 0;
-  format1 = false;
-  /** The journal appends go to, and its good length (a torn last line excluded). */
-  last: { generation: number; path: string; validBytes: number; tornBytes: number } | undefined;
-
-  constructor(
-    private readonly files: Files,
-    private readonly file: string,
-  ) {}
-
-  async read(): Promise<Model> {
-    const model = new Model();
-    const snapshot = await readSnapshot(this.files, this.file, model);
-    this.generation = snapshot.generation;
-    this.snapshotBytes = snapshot.bytes;
-    this.format1 = snapshot.format1 === true;
-    for (const journal of await journals(this.files, this.file)) {
-      // Left by a compaction that stopped after its snapshot was in place: all of it is in the snapshot.
-      if (journal.generation < snapshot.generation) {
-        await this.files.unlink(journal.path);
-        continue;
-      }
-      if (this.last && this.last.tornBytes > 0) throw new StoreError(`journal ${this.last.path} ends in a damaged line, and later journals follow it: it was left untouched. Restore the data folder from a backup.`);
-      this.last = { ...journal, ...(await replayJournal(this.files, journal.path, model)) };
-    }
-    return model;
-  }
-
-  async write(model: Model): Promise<void> {
-    this.snapshotBytes = await writeSnapshot(this.files, this.file, model.capture(), this.generation);
-  }
-}
-
 export class LowdbStore implements Store {
   readonly name: string;
   private queue: Promise<unknown> = Promise.resolve();
-  private pending: Entry[] = [];
-  private writing: Promise<void> | undefined;
-  private appliedSeq = 0;
-  private durableSeq = 0;
-  /** Counts rollbacks: a transaction that started before one read what was taken back. */
-  private epoch = 0;
-  private failure: StorageUnavailable | undefined;
+  private readonly journal: Journal;
   private lockLost: StorageUnavailable | undefined;
   private compacting: Promise<void> | undefined;
   private nextCompaction = 0;
@@ -132,20 +59,20 @@ export class LowdbStore implements Store {
   private constructor(
     private readonly file: string,
     private readonly db: Low<Model>,
-    private journal: Journal,
+    journalFile: JournalFile,
     private snapshotBytes: number,
     private readonly lock: DataFileLock,
     private readonly files: Files,
     private readonly options: LowdbStoreOptions,
   ) {
     this.name = `the embedded store (${file})`;
+    this.journal = new Journal(journalFile, this.name, () => this.compactIfDue());
     this.clock = options.clock ?? (() => new Date());
     this.log = options.log ?? (() => undefined);
-    if (options.retentionDays !== undefined) {
-      this.retentionTimer = setInterval(() => {
-        if (this.hasExpiredRecords()) this.compact().catch(() => undefined); // logged, tried again later
-      }, RETENTION_CHECK_MS).unref();
-    }
+    // Logged questions expire whatever the retention period, so the check always runs.
+    this.retentionTimer = setInterval(() => {
+      if (this.hasExpiredRecords()) this.compact().catch(() => undefined); // logged, tried again later
+    }, RETENTION_CHECK_MS).unref();
   }
 
   /** Takes the data file's lock, loads the snapshot and journals (converting a format 1 file), and opens the journal for appends. */
@@ -169,7 +96,7 @@ export class LowdbStore implements Store {
         await db.write();
         log(`converted ${file} from format 1 (one JSON document) to format 2 (a snapshot and a journal): ${db.data.size} records`);
       }
-      let journal: Journal;
+      let journal: JournalFile;
       if (folder.last) {
         const handle = await files.open(folder.last.path, "r+");
         if (folder.last.tornBytes > 0) {
@@ -179,7 +106,7 @@ export class LowdbStore implements Store {
         }
         journal = { handle, generation: folder.last.generation, path: folder.last.path, size: folder.last.validBytes, dirty: false };
       } else {
-        journal = await createJournal(files, file, folder.generation);
+        journal = await createJournalFile(files, file, folder.generation);
       }
       store = new LowdbStore(file, db, journal, folder.snapshotBytes, lock, files, options);
       if (lostEarly) store.loseLock(lostEarly);
@@ -244,21 +171,26 @@ export class LowdbStore implements Store {
   }
 
   async checkWritable(): Promise<void> {
-    if (this.failure || this.lockLost) await this.commit(async () => ({ result: undefined, ops: [] }), { probe: true });
+    if (this.journal.failure || this.lockLost) await this.commit(async () => ({ result: undefined, ops: [] }), { probe: true });
   }
 
   async ticketUsage(clientId: string): Promise<TicketUsage> {
-    return this.settled(() => ({ ...(this.db.data.ticketUsage.get(clientId) ?? { used: 0 }) }));
+    return this.journal.settled(() => ({ ...(this.db.data.ticketUsage.get(clientId) ?? { used: 0 }) }));
   }
 
   async list(collection: Collection): Promise<StoredRecord[]> {
-    return this.settled(() => [...this.db.data.collections[collection].values()].map((r) => ({ ...r })));
+    return this.journal.settled(() => [...this.db.data.collections[collection].values()].map((r) => ({ ...r })));
   }
 
   async *records(collection: Collection, since?: string): AsyncIterable<StoredRecord> {
     // The list is taken at once; records are never changed in place, so it stays as it was.
-    const records = await this.settled(() => [...this.db.data.collections[collection].values()]);
+    const records = await this.journal.settled(() => [...this.db.data.collections[collection].values()]);
     for (const record of records) if (since === undefined || record.createdAt >= since) yield { ...record };
+  }
+
+  /** Everything stored, as durable now (for moving the data to PostgreSQL). */
+  state(): Promise<State> {
+    return this.journal.settled(() => this.db.data.capture());
   }
 
   /** Writes a new snapshot now and drops the journal it replaces (it also runs by itself); rejects, after logging, when it fails. */
@@ -273,11 +205,8 @@ export class LowdbStore implements Store {
     clearInterval(this.retentionTimer);
     await this.control?.close();
     await this.queue;
-    await this.writing;
-    await this.compacting;
-    // What a failed write left after the journal's end is cut off now, if the disk lets it.
-    await this.cutBack(this.journal).catch(() => undefined);
-    await this.journal.handle.close().catch(() => undefined);
+    await this.compacting?.catch(() => undefined);
+    await this.journal.close();
     await this.lock.release();
   }
 
@@ -307,109 +236,23 @@ export class LowdbStore implements Store {
     if (this.closing) throw new StoreError(`${this.name} is closed`);
     const run = this.queue.then(async () => {
       await this.keepLock();
-      const epoch = this.epoch;
+      const epoch = this.journal.epoch;
       try {
         const { result, ops } = await step();
         // A failed write took back what this step read: its answer would rest on nothing.
-        if (epoch !== this.epoch) throw this.failure!;
-        return { result, seq: ops.length > 0 || options.probe ? this.apply(ops) : this.appliedSeq, epoch };
+        if (epoch !== this.journal.epoch) throw this.journal.failure!;
+        const applied = ops.length > 0 || options.probe ? this.journal.add(ops, ops.map((op) => this.db.data.apply(op))) : this.journal.last;
+        return { result, seq: applied, epoch };
       } catch (error) {
         // A refusal (429: the allowance is used) rests on what the step read as much as an answer.
-        return { error, seq: this.appliedSeq, epoch };
+        return { error, seq: this.journal.last, epoch };
       }
     });
     this.queue = run.catch(() => undefined);
     const outcome = await run;
-    await this.durable(outcome.seq, outcome.epoch);
+    await this.journal.durable(outcome.seq, outcome.epoch);
     if ("error" in outcome) throw outcome.error;
     return outcome.result;
-  }
-
-  private apply(ops: Op[]): number {
-    const undo = ops.map((op) => this.db.data.apply(op));
-    let resolve!: () => void;
-    let reject!: (error: Error) => void;
-    const durable = new Promise<void>((yes, no) => ((resolve = yes), (reject = no)));
-    durable.catch(() => undefined); // whoever waits for it gets the rejection; nobody waiting is no crash
-    const entry: Entry = { seq: ++this.appliedSeq, line: `${JSON.stringify(ops)}\n`, undo, resolve, reject, durable };
-    this.pending.push(entry);
-    this.writing ??= this.flush().finally(() => (this.writing = undefined));
-    return entry.seq;
-  }
-
-  /** Resolves once everything up to `seq` is on disk; rejects if a failed write took it back. */
-  private durable(seq: number, epoch: number): Promise<void> {
-    if (epoch !== this.epoch) return Promise.reject(this.failure!);
-    if (seq <= this.durableSeq) return Promise.resolve();
-    for (let i = this.pending.length - 1; i >= 0; i--) if (this.pending[i]!.seq === seq) return this.pending[i]!.durable;
-    return Promise.reject(this.failure!);
-  }
-
-  /** A read of memory, returned once what it saw is on disk (read again when a failed write took it back). */
-  private async settled<T>(read: () => T): Promise<T> {
-    for (;;) {
-      const epoch = this.epoch;
-      const value = read();
-      try {
-        await this.durable(this.appliedSeq, epoch);
-        return value;
-      } catch (error) {
-        if (!(error instanceof StorageUnavailable)) throw error;
-      }
-    }
-  }
-
-  /** Appends every pending transaction, a batch per fsync, until none is left. */
-  private async flush(): Promise<void> {
-    while (this.pending.length > 0) {
-      const batch = this.pending.slice();
-      try {
-        await this.append(Buffer.from(batch.map((e) => e.line).join("")));
-      } catch (error) {
-        this.rollBack(this.unavailable(error));
-        return;
-      }
-      this.pending.splice(0, batch.length);
-      this.durableSeq = batch[batch.length - 1]!.seq;
-      this.failure = undefined;
-      for (const entry of batch) entry.resolve();
-      this.compactIfDue();
-    }
-  }
-
-  private async append(data: Buffer): Promise<void> {
-    const journal = this.journal;
-    await this.cutBack(journal);
-    journal.dirty = true;
-    await writeAll(journal.handle, data, journal.size);
-    await journal.handle.sync();
-    journal.size += data.length;
-    journal.dirty = false;
-  }
-
-  /** Cuts off what a failed write may have left after the journal's durable end. */
-  private async cutBack(journal: Journal): Promise<void> {
-    if (!journal.dirty) return;
-    await journal.handle.truncate(journal.size);
-    await journal.handle.sync();
-    journal.dirty = false;
-  }
-
-  /** Takes every transaction not yet on disk back out of memory, newest first, and fails them. */
-  private rollBack(failure: StorageUnavailable): void {
-    this.failure = failure;
-    // Sequence numbers start again after the last durable one: whoever waits for a number of the
-    // old epoch is told by the epoch that it was taken back.
-    this.epoch++;
-    this.appliedSeq = this.durableSeq;
-    const entries = this.pending.splice(0);
-    for (const entry of [...entries].reverse()) for (const undo of [...entry.undo].reverse()) undo();
-    for (const entry of entries) entry.reject(failure);
-  }
-
-  private unavailable(error: unknown): StorageUnavailable {
-    const code = errorCode(error);
-    return new StorageUnavailable(this.name, code && REASONS[code] ? `${REASONS[code]} (${code})` : (error as Error).message);
   }
 
   private loseLock(error: Error): void {
@@ -434,7 +277,8 @@ export class LowdbStore implements Store {
   private async nobodyElseWrote(): Promise<boolean> {
     const latest = (await journals(this.files, this.file)).at(-1);
     const size = (await stat(this.journal.path).catch(() => undefined))?.size;
-    return latest?.generation === this.journal.generation && size !== undefined && (size === this.journal.size || this.journal.dirty);
+    // Longer is what a failed append of ours left; anything else is another writer's.
+    return latest?.generation === this.journal.generation && size !== undefined && size >= this.journal.size && (size === this.journal.size || this.journal.failure !== undefined);
   }
 
   private compactIfDue(): void {
@@ -444,10 +288,8 @@ export class LowdbStore implements Store {
   }
 
   private hasExpiredRecords(): boolean {
-    const cutoff = retentionCutoff(this.options.retentionDays, this.clock());
-    if (cutoff === undefined) return false;
     // Records are kept in the order they came: the first is the oldest.
-    return RETAINED_FOR_A_PERIOD.some((c) => {
+    return expiryCutoffs(this.options.retentionDays, this.clock()).some(([c, cutoff]) => {
       const first = this.db.data.collections[c].values().next();
       return !first.done && first.value.createdAt < cutoff;
     });
@@ -461,12 +303,9 @@ export class LowdbStore implements Store {
       const { state, generation } = await this.commit(async () => {
         // Everything applied is on disk, and no transaction runs: the captured state is exactly
         // what the journals so far hold, and from here on transactions go to the next journal.
-        await this.durable(this.appliedSeq, this.epoch);
-        const previous = this.journal;
-        await this.cutBack(previous);
-        const next = await createJournal(this.files, this.file, previous.generation + 1);
-        this.journal = next;
-        await previous.handle.close().catch(() => undefined);
+        await this.journal.durable(this.journal.last, this.journal.epoch);
+        const next = await createJournalFile(this.files, this.file, this.journal.generation + 1);
+        await this.journal.rotate(next);
         return { result: { state: this.db.data.capture(), generation: next.generation }, ops: [] };
       });
       this.snapshotBytes = await writeSnapshot(this.files, this.file, state, generation, () => this.closing);
@@ -477,7 +316,7 @@ export class LowdbStore implements Store {
     } catch (error) {
       if (this.closing) return;
       this.nextCompaction = Date.now() + COMPACTION_BACKOFF_MS;
-      const failure = this.unavailable(error);
+      const failure = unavailable(this.name, error);
       this.log(`compaction of ${this.file} stopped (${failure.reason}); the journal keeps every change, and compaction is tried again later`);
       throw failure;
     }
@@ -489,11 +328,8 @@ export class LowdbStore implements Store {
     for (const [key, answer] of this.db.data.idempotency) {
       if (now.getTime() - Date.parse(answer.createdAt) > IDEMPOTENCY_TTL_MS) ops.push(["forget", key]);
     }
-    const cutoff = retentionCutoff(this.options.retentionDays, now);
-    if (cutoff !== undefined) {
-      for (const collection of RETAINED_FOR_A_PERIOD) {
-        for (const record of this.db.data.collections[collection].values()) if (record.createdAt < cutoff) ops.push(["delete", collection, record.reference]);
-      }
+    for (const [collection, cutoff] of expiryCutoffs(this.options.retentionDays, now)) {
+      for (const record of this.db.data.collections[collection].values()) if (record.createdAt < cutoff) ops.push(["delete", collection, record.reference]);
     }
     return ops;
   }
@@ -503,20 +339,6 @@ function withoutEmail(record: StoredRecord): StoredRecord {
   const copy = { ...record };
   for (const field of EMAIL_FIELDS) delete copy[field];
   return copy;
-}
-
-/** A new, empty journal, its name durable in the folder before anything is appended to it. */
-async function createJournal(files: Files, file: string, generation: number): Promise<Journal> {
-  const path = journalPath(file, generation);
-  const handle = await files.open(path, "wx", 0o600);
-  try {
-    await syncFolder(files, dirname(file));
-  } catch (error) {
-    await handle.close().catch(() => undefined);
-    await files.unlink(path).catch(() => undefined);
-    throw error;
-  }
-  return { handle, generation, path, size: 0, dirty: false };
 }
 
 function ignoreMissing(error: unknown): void {

@@ -1,6 +1,7 @@
 import pg from "pg";
+import type { State } from "./model.js";
 import {
-  EMAIL_FIELDS, ERASURE, IDEMPOTENCY_TTL_MS, RETAINED_FOR_A_PERIOD, retentionCutoff, StorageUnavailable, StoreError,
+  COLLECTIONS, EMAIL_FIELDS, ERASURE, IDEMPOTENCY_TTL_MS, expiryCutoffs, StorageUnavailable, StoreError,
   type Collection, type Erasure, type RememberedAnswer, type Store, type StoredRecord, type TicketUsage, type Transaction,
 } from "./store.js";
 
@@ -72,10 +73,9 @@ export class PostgresStore implements Store {
     private readonly retentionDays: number | undefined,
   ) {
     this.name = `PostgreSQL at ${address(databaseUrl)}`;
-    if (retentionDays !== undefined) {
-      // A failed round (the database away) is simply the next hour's work.
-      this.retentionTimer = setInterval(() => void this.removeExpired().catch(() => undefined), RETENTION_EVERY_MS).unref();
-    }
+    // Logged questions expire whatever the retention period. A failed round (the database away)
+    // is simply the next hour's work.
+    this.retentionTimer = setInterval(() => void this.removeExpired().catch(() => undefined), RETENTION_EVERY_MS).unref();
   }
 
   /** Connects, applies pending migrations, and fails with one clear message if it cannot. */
@@ -115,15 +115,24 @@ export class PostgresStore implements Store {
   }
 
   /** Runs `work` between BEGIN and COMMIT on one connection; rolls back when it throws. */
-  private async atomically<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  private async atomically<T>(work: (client: pg.PoolClient) => Promise<T>, firstTry = true): Promise<T> {
     const client = await this.pool.connect().catch((error: unknown) => Promise.reject(this.failure(error)));
     // A connection cut while checked out reports on the client, which has no listener then: the
     // next query fails instead, and the process must not crash on the event.
     const ignore = () => undefined;
     client.on("error", ignore);
-    let broken: Error | undefined;
     try {
       await client.query("BEGIN");
+    } catch (error) {
+      client.off("error", ignore);
+      client.release(error as Error);
+      // A pooled connection the server ended meanwhile (a restart, a failover) fails at BEGIN,
+      // before anything ran: one more try, on a new connection, is safe.
+      if (firstTry) return this.atomically(work, false);
+      throw this.failure(error);
+    }
+    let broken: Error | undefined;
+    try {
       const result = await work(client);
       await client.query("COMMIT");
       return result;
@@ -220,11 +229,11 @@ export class PostgresStore implements Store {
     return this.pool.query<R>(text, values).catch((error: unknown) => Promise.reject(this.failure(error)));
   }
 
-  /** Removes the reviews older than the retention period. */
+  /** Removes the records their collection no longer keeps (RETENTION). */
   private async removeExpired(): Promise<void> {
-    const cutoff = retentionCutoff(this.retentionDays, this.clock());
-    if (cutoff === undefined) return;
-    await this.query("DELETE FROM frontdesk_records WHERE collection = ANY($1) AND data->>'createdAt' < $2", [RETAINED_FOR_A_PERIOD, cutoff]);
+    for (const [collection, cutoff] of expiryCutoffs(this.retentionDays, this.clock())) {
+      await this.query("DELETE FROM frontdesk_records WHERE collection = $1 AND data->>'createdAt' < $2", [collection, cutoff]);
+    }
   }
 
   async *records(collection: Collection, since?: string): AsyncIterable<StoredRecord> {
@@ -263,6 +272,41 @@ export class PostgresStore implements Store {
     });
   }
 
+  /**
+   * Adds what another store holds (`frontdesk migrate --from-file`), in its order, in one
+   * transaction: records and remembered answers that exist already are left as they are, an
+   * allowance keeps the larger count. Returns how many records were new.
+   */
+  async import(state: State): Promise<number> {
+    return this.atomically(async (client) => {
+      let added = 0;
+      for (const collection of COLLECTIONS) {
+        const records = state.collections[collection];
+        for (let from = 0; from < records.length; from += IMPORT_BATCH) {
+          const batch = records.slice(from, from + IMPORT_BATCH);
+          const { rowCount } = await client.query(
+            `INSERT INTO frontdesk_records (collection, reference, data)
+             SELECT $1, reference, data FROM unnest($2::text[], $3::jsonb[]) WITH ORDINALITY AS t(reference, data, n) ORDER BY n
+             ON CONFLICT (collection, reference) DO NOTHING`,
+            [collection, batch.map((r) => r.reference), batch.map((r) => JSON.stringify(r))],
+          );
+          added += rowCount ?? 0;
+        }
+      }
+      for (const [clientId, usage] of state.ticketUsage) {
+        await client.query(
+          `INSERT INTO frontdesk_ticket_usage (client_id, used, email) VALUES ($1, $2, $3)
+           ON CONFLICT (client_id) DO UPDATE SET used = GREATEST(frontdesk_ticket_usage.used, EXCLUDED.used), email = COALESCE(frontdesk_ticket_usage.email, EXCLUDED.email)`,
+          [clientId, usage.used, usage.email ?? null],
+        );
+      }
+      for (const [key, answer] of state.idempotency) {
+        await client.query("INSERT INTO frontdesk_idempotency (key, answer, created_at) VALUES ($1, $2::json, $3) ON CONFLICT (key) DO NOTHING", [key, JSON.stringify(answer), answer.createdAt]);
+      }
+      return added;
+    });
+  }
+
   async close(): Promise<void> {
     clearInterval(this.retentionTimer);
     await this.pool.end();
@@ -270,6 +314,7 @@ export class PostgresStore implements Store {
 }
 
 const EXPORT_PAGE = 500;
+const IMPORT_BATCH = 1000;
 
 /** Thrown to end checkWritable's transaction in a rollback. */
 const ROLL_BACK = new Error("rolled back on purpose");

@@ -10,9 +10,9 @@
  * a duplicate) resolves once everything it read is on disk. Transactions that read the same key
  * (a client's allowance, a conversation, an e-mail, an idempotency key) never interleave.
  */
-export type Collection = "leads" | "waitlist" | "quoteReviews" | "quoteRequests" | "ticketReviews";
+export type Collection = "leads" | "waitlist" | "quoteReviews" | "quoteRequests" | "ticketReviews" | "questions";
 
-export const COLLECTIONS: readonly Collection[] = ["leads", "waitlist", "quoteReviews", "quoteRequests", "ticketReviews"];
+export const COLLECTIONS: readonly Collection[] = ["leads", "waitlist", "quoteReviews", "quoteRequests", "ticketReviews", "questions"];
 
 export interface StoredRecord {
   reference: string;
@@ -85,27 +85,36 @@ export const ERASURE: Record<Collection, "deleted" | "anonymised"> = {
   quoteReviews: "deleted",
   quoteRequests: "deleted",
   ticketReviews: "anonymised",
+  // Questions are stored with addresses and numbers replaced: nothing in them names a person.
+  questions: "deleted",
 };
 
 /**
- * How long each collection keeps its records when the operator bounds the store
- * (FRONTDESK_RETENTION_DAYS): reviews (and, once they exist, logs of questions) are removed once
- * older than that; what a person submitted to be contacted is kept until it is erased. A new
- * collection must say which it is.
+ * How long each collection keeps its records: what a person submitted to be contacted is kept
+ * until it is erased; reviews for the retention period when the operator bounds the store
+ * (FRONTDESK_RETENTION_DAYS); logged questions for a fixed time, or the retention period if it is
+ * shorter. A new collection must say which it is.
  */
-export const RETENTION: Record<Collection, "retention period" | "until erased"> = {
+export type Retention = "until erased" | "retention period" | { days: number };
+
+export const RETENTION: Record<Collection, Retention> = {
   leads: "until erased",
   waitlist: "until erased",
   quoteReviews: "retention period",
   quoteRequests: "until erased",
   ticketReviews: "retention period",
+  questions: { days: 30 },
 };
 
-export const RETAINED_FOR_A_PERIOD = COLLECTIONS.filter((c) => RETENTION[c] === "retention period");
+const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The oldest createdAt a record of a retention-period collection may have, or undefined to keep everything. */
-export function retentionCutoff(retentionDays: number | undefined, now: Date): string | undefined {
-  return retentionDays === undefined ? undefined : new Date(now.getTime() - retentionDays * 24 * 60 * 60 * 1000).toISOString();
+/** Each collection whose records expire, with the oldest createdAt it keeps now. */
+export function expiryCutoffs(retentionDays: number | undefined, now: Date): [Collection, string][] {
+  return COLLECTIONS.flatMap((collection): [Collection, string][] => {
+    const rule = RETENTION[collection];
+    const days = rule === "until erased" ? undefined : rule === "retention period" ? retentionDays : Math.min(rule.days, retentionDays ?? rule.days);
+    return days === undefined ? [] : [[collection, new Date(now.getTime() - days * DAY_MS).toISOString()]];
+  });
 }
 
 export const holdsEmail = (record: Record<string, unknown>, email: string) =>

@@ -89,11 +89,8 @@ export function explain(error: ErrorObject, path: PathSegment[], data: unknown, 
     case "additionalProperties": {
       const key = String(params.additionalProperty);
       const allowed = Object.keys((error.parentSchema as { properties?: object }).properties ?? {});
-      const near = allowed.length ? closest(key, allowed) : undefined;
-      const hint =
-        near && distance(key.toLowerCase(), near.toLowerCase()) <= Math.max(2, Math.floor(near.length / 3))
-          ? `did you mean "${near}"?`
-          : `allowed fields: ${allowed.join(", ")}`;
+      const near = nearestName(key, allowed);
+      const hint = near ? `did you mean "${near}"?` : `allowed fields: ${allowed.join(", ")}`;
       return `unknown field "${fieldName([...path, key])}": ${hint}`;
     }
     case "type": {
@@ -144,6 +141,18 @@ function describeField(schema: FieldSchema | undefined): string | undefined {
   if (schema?.pattern && PATTERN_HINTS[schema.pattern]) return PATTERN_HINTS[schema.pattern];
   const types = [schema?.type ?? []].flat();
   return types.length ? types.map((t) => TYPE_WORDS[t] ?? t).join(" or ") : undefined;
+}
+
+/**
+ * The known name a misspelt or shortened one most likely meant: a few letters off ("sumary"), or
+ * one holding the other ("tools" for "toolsInterested"); undefined when none is close.
+ */
+export function nearestName(name: string, known: readonly string[]): string | undefined {
+  const lower = name.toLowerCase();
+  const holding = known.filter((k) => k.toLowerCase().includes(lower) || lower.includes(k.toLowerCase()));
+  if (lower.length >= 3 && holding.length > 0) return closest(name, holding);
+  const near = known.length ? closest(name, known) : undefined;
+  return near && distance(lower, near.toLowerCase()) <= Math.max(2, Math.floor(near.length / 3)) ? near : undefined;
 }
 
 function describeBound(keyword: string, limit: unknown): string {

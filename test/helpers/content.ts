@@ -8,7 +8,7 @@ export const SAMPLE_CONTENT = fileURLToPath(new URL("../../content", import.meta
 
 /** A temporary copy of a content tree with some files replaced (string) or removed (null). */
 export async function contentTree(changes: Record<string, string | null> = {}, from = MINIMAL_CONTENT): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "frontdesk-content-"));
+  const dir = await tempDir("frontdesk-content-");
   await cp(from, dir, { recursive: true });
   for (const [path, text] of Object.entries(changes)) {
     if (text === null) await rm(join(dir, path), { force: true });
@@ -20,6 +20,16 @@ export async function contentTree(changes: Record<string, string | null> = {}, f
   return dir;
 }
 
+/** Temporary folders made by this test file, removed after its last test (test/helpers/cleanup.ts). */
+const made = new Set<string>();
+
 export async function tempDir(prefix = "frontdesk-"): Promise<string> {
-  return mkdtemp(join(tmpdir(), prefix));
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  made.add(dir);
+  return dir;
+}
+
+export async function removeTempDirs(): Promise<void> {
+  await Promise.all([...made].map((dir) => rm(dir, { recursive: true, force: true })));
+  made.clear();
 }

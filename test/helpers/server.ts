@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
  */
 export async function startServer(env: Record<string, string>, cli: string[] = ["--import", "tsx", "src/cli.ts"]): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [...cli, "serve"], {
-    env: { ...process.env, ...env, PORT: "0", LOG_LEVEL: "info", FRONTDESK_CATALOG_POLL_MS: "0", RATE_LIMIT_WRITE_PER_MINUTE: "0" },
+    env: { ...process.env, PORT: "0", LOG_LEVEL: "info", FRONTDESK_CATALOG_POLL_MS: "0", RATE_LIMIT_WRITE_PER_MINUTE: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const url = await new Promise<string>((resolve, reject) => {

@@ -1,0 +1,167 @@
+import { createHash, generateKeyPairSync } from "node:crypto";
+import { readFile, rm, stat, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join, normalize } from "node:path";
+import type { ChildProcess } from "node:child_process";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { publishBundle } from "../build/publish-bundle.js";
+import { bundleName, parsePointer } from "../src/catalog/bundle.js";
+import { builtCatalog } from "./helpers/app.js";
+import { contentTree, MINIMAL_CONTENT, tempDir } from "./helpers/content.js";
+import { startServer } from "./helpers/server.js";
+
+/**
+ * From a published folder to a running instance, as CI and operators use it: `frontdesk publish`
+ * into a folder, that folder served as it is by a plain static HTTP server, and an instance that
+ * follows it with FRONTDESK_CATALOG_URL, through new content, a broken host and bad bundles.
+ */
+const POLL_MS = 400;
+
+/** A static file server with ETags, like GitHub Pages or a bucket behind a CDN. */
+async function staticHost(root: string): Promise<{ url: string; server: Server }> {
+  const server = createServer(async (request, response) => {
+    const path = normalize(join(root, decodeURIComponent(new URL(request.url!, "http://x").pathname)));
+    const bytes = path.startsWith(root) ? await readFile(path).catch(() => undefined) : undefined;
+    if (!bytes) return response.writeHead(404).end("not found");
+    const etag = `"${createHash("sha1").update(bytes).digest("hex")}"`;
+    if (request.headers["if-none-match"] === etag) return response.writeHead(304, { etag }).end();
+    response.writeHead(200, { etag, "content-length": bytes.length }).end(bytes);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/site`, server };
+}
+
+const running: { child: ChildProcess }[] = [];
+const hosts: Server[] = [];
+afterEach(() => {
+  for (const r of running.splice(0)) r.child.kill("SIGTERM");
+});
+afterAll(() => {
+  for (const host of hosts) host.close();
+});
+
+async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const titled = async (content: string, title: string) =>
+  builtCatalog(await contentTree({ "services/web-apps.md": (await readFile(join(MINIMAL_CONTENT, "services/web-apps.md"), "utf8")).replace("title: Web Apps", `title: ${title}`) }, content));
+
+async function instance(site: string, extra: Record<string, string> = {}) {
+  const output = { text: "" };
+  const server = await startServer({
+    // The catalog's folder does not exist yet, as on a fresh volume.
+    FRONTDESK_CATALOG_URL: site, FRONTDESK_CATALOG: join(await tempDir(), "srv/frontdesk/catalog"), FRONTDESK_CATALOG_POLL_MS: String(POLL_MS),
+    FRONTDESK_DATA: join(await tempDir(), "data.json"), ...extra,
+  });
+  server.child.stdout!.on("data", (c: Buffer) => (output.text += c.toString()));
+  running.push(server);
+  const get = async (path: string) => {
+    const res = await fetch(`${server.url}${path}`);
+    return { status: res.status, body: (await res.json()) as { data?: Record<string, unknown>; error?: { code: string; message: string } } };
+  };
+  const title = async () => ((await get("/api/v1/services/web-apps")).body.data?.title as string | undefined);
+  return { get, title, output };
+}
+
+describe("publishing a catalog and following it", () => {
+  it("publishes the same content as the same bytes, and prunes old bundles but never the pointed one", async () => {
+    const out = await tempDir();
+    const first = await publishBundle({ catalog: await titled(MINIMAL_CONTENT, "Web Apps A"), out, now: new Date("2026-01-01T00:00:00Z") });
+    const pointer = await readFile(join(out, "latest.json"), "utf8");
+    const again = await publishBundle({ catalog: await titled(MINIMAL_CONTENT, "Web Apps A"), out, now: new Date("2026-02-01T00:00:00Z") });
+    expect([first.changed, again.changed, await readFile(join(out, "latest.json"), "utf8")]).toEqual([true, false, pointer]);
+    expect(parsePointer(pointer)).toMatchObject({ format: 1, bundle: bundleName(first.pointer.hash), builtAt: "2026-01-01T00:00:00.000Z" });
+
+    const second = await publishBundle({ catalog: await titled(MINIMAL_CONTENT, "Web Apps B"), out });
+    const third = await publishBundle({ catalog: await titled(MINIMAL_CONTENT, "Web Apps C"), out, keep: 2 });
+    expect(third.removed).toEqual([first.pointer.bundle]);
+    await expect(stat(join(out, second.pointer.bundle))).resolves.toBeDefined();
+    const only = await publishBundle({ catalog: await titled(MINIMAL_CONTENT, "Web Apps C"), out, keep: 1 });
+    expect([only.removed, only.changed]).toEqual([[second.pointer.bundle], false]);
+  });
+
+  it("waits for a first catalog, follows new ones without a restart, and keeps serving through a 404, a tampered and a broken bundle", async () => {
+    const root = await tempDir();
+    const host = await staticHost(root);
+    hosts.push(host.server);
+    const out = join(root, "site");
+    const site = host.url;
+    const node = await instance(site);
+
+    // Nothing published yet: not ready, and catalog answers say why.
+    const waiting = await node.get("/readyz");
+    expect([waiting.status, waiting.body.error?.message]).toEqual([503, expect.stringContaining("No catalog has arrived yet")]);
+    expect((await node.get("/api/v1/services")).status).toBe(503);
+
+    await publishBundle({ catalog: await titled(MINIMAL_CONTENT, "Web Apps A"), out });
+    await until("the first catalog", async () => ((await node.title()) === "Web Apps A" ? true : undefined));
+    expect((await node.get("/readyz")).status).toBe(200);
+
+    // New content, rebuilt and published: served within two poll intervals (plus the time to check it).
+    await publishBundle({ catalog: await titled(MINIMAL_CONTENT, "Web Apps B"), out });
+    const started = Date.now();
+    await until("the new title", async () => ((await node.title()) === "Web Apps B" ? true : undefined)).catch((e) => { throw new Error(`${e.message}\n${node.output.text.split("\n").filter((l) => !l.includes("\"request\"")).join("\n")}`); });
+    expect(Date.now() - started).toBeLessThan(2 * POLL_MS + 1500);
+
+    const rejected = async (why: RegExp) => {
+      const ready = await until("the error on /readyz", async () => {
+        const r = await node.get("/readyz");
+        return why.test(String(r.body.data?.lastCatalogError)) ? r : undefined;
+      });
+      expect(ready.status).toBe(200);
+      expect(await node.title()).toBe("Web Apps B");
+      expect(node.output.text).toMatch(new RegExp(`catalog from ${site.replace(/[/.]/g, "\\$&")} not taken, still serving [0-9a-f]{12}: .*${why.source}`));
+    };
+
+    // A pointer to a bundle the host does not have.
+    const c = await publishBundle({ catalog: await titled(MINIMAL_CONTENT, "Web Apps C"), out });
+    await rm(join(out, c.pointer.bundle));
+    await rejected(/catalog-[0-9a-f]{16}\.tar\.gz answered 404/);
+
+    // A bundle changed after publishing.
+    const d = await publishBundle({ catalog: await titled(MINIMAL_CONTENT, "Web Apps D"), out });
+    const bundle = join(out, d.pointer.bundle);
+    const bytes = await readFile(bundle);
+    bytes.writeUInt8(bytes.readUInt8(bytes.length - 10) ^ 0xff, bytes.length - 10);
+    await writeFile(bundle, bytes);
+    await rejected(/does not match the sha256 in latest\.json/);
+
+    // A bundle cut short, with a pointer that vouches for it.
+    const e = await publishBundle({ catalog: await titled(MINIMAL_CONTENT, "Web Apps E"), out });
+    const cut = (await readFile(join(out, e.pointer.bundle))).subarray(0, 200);
+    await writeFile(join(out, e.pointer.bundle), cut);
+    const pointer = parsePointer(await readFile(join(out, "latest.json"), "utf8"));
+    await writeFile(join(out, "latest.json"), JSON.stringify({ ...pointer, sha256: createHash("sha256").update(cut).digest("hex") }));
+    await rejected(/is not a readable bundle/);
+
+    // The host unreachable.
+    host.server.close();
+    host.server.closeAllConnections();
+    await rejected(/cannot be reached/);
+  }, 90_000);
+
+  it("takes only bundles signed with the key it is given", async () => {
+    const root = await tempDir();
+    const host = await staticHost(root);
+    hosts.push(host.server);
+    const out = join(root, "site");
+    const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+    const signKey = join(root, "sign.pem");
+    await writeFile(signKey, privateKey.export({ type: "pkcs8", format: "pem" }));
+    const node = await instance(host.url, { FRONTDESK_CATALOG_PUBLIC_KEY: String(publicKey.export({ type: "spki", format: "pem" })) });
+
+    await publishBundle({ catalog: await titled(MINIMAL_CONTENT, "Unsigned"), out });
+    const why = await until("the refusal", async () => (await node.get("/readyz")).body.error?.message.match(/not signed/)?.[0]);
+    expect(why).toBe("not signed");
+    await publishBundle({ catalog: await titled(MINIMAL_CONTENT, "Signed"), out, signKey });
+    await until("the signed catalog", async () => ((await node.title()) === "Signed" ? true : undefined));
+  }, 60_000);
+});

@@ -37,6 +37,29 @@ Log: TypeError: Cannot read properties of undefined (reading 'amount') at applyG
     expect(review.passed).toBe(true);
   });
 
+  it("a bug written as bullets, one fact an item, with a label on one item only", () => {
+    const review = bug(`- invoicing web 3.2.0, firefox 128 on ubuntu 24.04
+- browser: also seen in edge
+- open any credit note > Download PDF
+- the VAT line is printed twice and the total is doubled
+- should show one VAT line, as in 3.1.x`);
+    expect(status(review)).toMatchObject(REQUIRED_BUG);
+    expect(review.passed).toBe(true);
+  });
+
+  it("a Linear-style bug: the title says what goes wrong, steps walk with arrows, a colon or an -ing action", () => {
+    const shapes = [
+      "Settings → Team → remove a member → the member still shows in the seat count.",
+      "You can see it with any team: open Settings, remove a member, then reload the page.",
+      "Removing a member from a team with pending invites always leaves the seat counted.",
+    ];
+    for (const steps of shapes) {
+      const review = bug(`Seat count keeps removed members\n\nAdmin console 5.1.2, Chrome 131 / Windows 11. ${steps} Should drop by one at once.`);
+      expect(status(review), steps).toMatchObject(REQUIRED_BUG);
+      expect(review.passed, steps).toBe(true);
+    }
+  });
+
   it("Jira wiki markup: h3. headings, *bold:* labels, # numbered lists and {code} blocks", () => {
     const review = bug(`h3. Summary
 Exporting a report to PDF hangs for reports with more than 50 charts.

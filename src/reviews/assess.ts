@@ -1,6 +1,6 @@
 import type { Criterion, RubricLimits } from "../catalog/types.js";
 import { readDocument, type Line, type Section } from "./document.js";
-import { DATA_KINDS, findFact, type Span } from "./facts.js";
+import { DATA_KINDS, findFact, isAction, type Span } from "./facts.js";
 import { labelIndex, type LabelIndex } from "./labels.js";
 import { contentWords, hollowLine, isFiller, isNegatedFor, vocabularyShare, words, type Hollow } from "./quality.js";
 
@@ -90,7 +90,13 @@ export function judge(raw: string, criteria: readonly Criterion[]): Judgement {
   const allText = spans.map((s) => s.text).join("\n");
   const share = vocabularyShare(allText, index.vocabulary);
 
-  const edges = new Map(criteria.map((c) => [c.id, edgesOf(c, spans, index)]));
+  // A criterion its own section denies ("Steps: I could not reproduce it") is missing, whatever
+  // the rest of the text seems to imply: the author said so.
+  const denied = (c: Criterion) => {
+    const own = spans.filter((s) => s.label === c.id);
+    return own.length > 0 && own.every((s) => s.hollow === "negated" || negated(s, index.vocabularyOf.get(c.id)!));
+  };
+  const edges = new Map(criteria.map((c) => [c.id, denied(c) ? [] : edgesOf(c, spans, index)]));
   const matched = match(criteria, edges);
 
   const results = criteria.map((c): CriterionResult => {
@@ -172,13 +178,20 @@ function readSpans(sections: readonly Section[]): ReadSpan[] {
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i]!;
       if (line.kind === "item") {
-        // Consecutive items of one list are one span: the list is the proof (steps, scope).
         const items: Line[] = [line];
         while (i + 1 < lines.length && lines[i + 1]!.kind === "item" && lines[i + 1]!.block === line.block) items.push(lines[++i]!);
-        const real = items.filter((it) => hollowLine(it.text) === undefined);
-        const text = (real.length ? real : items).map((it) => it.text).join("\n");
-        const hollow = real.length === 0 ? hollowLine(items[0]!.text) : undefined;
-        spans.push(makeSpan(section, text, real.map((it) => it.text), items.every((it) => it.ordered), false, opening, hollow));
+        const { list, loose } = splitList(items, section.criterion !== undefined);
+        if (list.length > 0) {
+          const real = list.filter((text) => hollowLine(text) === undefined);
+          const hollow = real.length === 0 ? hollowLine(list[0]!) : undefined;
+          spans.push(makeSpan(section, (real.length ? real : list).join("\n"), real, items.every((it) => it.ordered), false, opening, hollow));
+          if (spans[spans.length - 1]!.hollow === undefined) opening = false;
+        }
+        for (const clause of loose.flatMap(clauses)) {
+          spans.push(makeSpan(section, clause, [], false, false, opening, hollowLine(clause)));
+          if (spans[spans.length - 1]!.hollow === undefined) opening = false;
+        }
+        continue;
       } else if (line.kind === "code") {
         spans.push(makeSpan(section, line.text, [], false, true, false, undefined));
       } else if (GHERKIN_GIVEN.test(line.text)) {
@@ -197,6 +210,26 @@ function readSpans(sections: readonly Section[]): ReadSpan[] {
     }
   }
   return spans;
+}
+
+/**
+ * A list under a criterion's label, or a checklist, is one span: the list is the proof (steps,
+ * scope, acceptance criteria). An unlabelled list is often a ticket written as bullets, one fact
+ * an item ("- v4.12 on Chrome 126", "- open a shipment > Print", "- should fit on one label"):
+ * its step-like items (numbered, or actions) stay one span of steps, and every other item, and
+ * every line Markdown lazily continued into a step ("3. Clear filter\n→ pins sit at 0,0"), is
+ * read on its own, as prose is.
+ */
+function splitList(items: readonly Line[], labelled: boolean): { list: string[]; loose: string[] } {
+  if (labelled || items.some((it) => /^\[[ xX]\]/.test(it.text))) return { list: items.map((it) => it.text), loose: [] };
+  const first = (it: Line) => it.text.split("\n")[0]!;
+  const actions = items.filter((it) => isAction(first(it)));
+  const steps = items.every((it) => it.ordered) && items.length >= 2 ? items : actions.length >= 2 ? actions : [];
+  const inSteps = new Set(steps);
+  return {
+    list: steps.map(first),
+    loose: items.flatMap((it) => (inSteps.has(it) ? it.text.split("\n").slice(1) : [it.text])).filter((t) => t.trim() !== ""),
+  };
 }
 
 const GHERKIN_GIVEN = /^given\b/i;

@@ -139,6 +139,8 @@ class SectionBuilder {
   }
 
   item(text: string, ordered: boolean, checked: boolean | undefined): void {
+    // "- browser: Safari 18" labels its own item, not the items after it.
+    this.closeInline();
     const inline = inlineLabel(text, this.resolve);
     if (inline && (inline.rest || inline.known)) {
       this.open(inline.label, inline.rest === "");

@@ -17,9 +17,9 @@ const PLATFORMS =
 const ENVIRONMENTS = "production|prod|staging|stage|pre-?prod|acceptance|uat|sandbox|test environment|qa environment|dev environment|localhost|on-prem(?:ises)?|self-hosted|tenant|desktop app|mobile app|web app";
 
 const ACTION_VERBS =
-  "open|go|navigate|scan|swipe|long-press|visit|browse|click|tap|press|select|choose|pick|enter|type|fill|paste|upload|download|submit|save|log ?in|login|log ?out|sign ?in|sign ?out|sign up|register|create|add|remove|delete|edit|change|set|switch|toggle|enable|disable|turn|run|execute|call|send|post|request|start|restart|stop|install|uninstall|update|upgrade|deploy|import|export|refresh|reload|scroll|drag|drop|hover|search|filter|sort|apply|checkout|pay|book|cancel|close|wait|use|make|invite|share|print|attach|connect|disconnect|trigger|schedule|configure|resize|rotate|zoom|copy|move|rename|load";
+  "open|go|navigate|scan|swipe|long-press|visit|browse|click|tap|press|select|choose|pick|enter|type|fill|paste|upload|download|submit|save|log ?in|login|log ?out|sign ?in|sign ?out|sign up|register|create|add|remove|delete|edit|change|set|switch|toggle|enable|disable|turn|run|execute|call|send|post|request|start|restart|stop|install|uninstall|update|upgrade|deploy|import|export|refresh|reload|scroll|drag|drop|hover|search|filter|sort|apply|checkout|pay|book|cancel|close|wait|use|make|invite|share|print|attach|connect|disconnect|trigger|schedule|configure|resize|rotate|zoom|copy|move|rename|load|reset|view|check|mark|assign|approve|reject|return|merge|push|pull|sync|generate|publish|archive|restore|complete|confirm|accept|decline|reply|forward|answer|order|buy|plug|unplug|charge|reopen|rebook|duplicate";
 const PAST_ACTIONS =
-  "opened|went|navigated|scanned|swiped|visited|clicked|tapped|pressed|selected|chose|entered|typed|filled|pasted|uploaded|downloaded|submitted|saved|logged|signed|registered|created|added|removed|deleted|edited|changed|set|switched|toggled|enabled|disabled|turned|ran|executed|called|sent|posted|requested|started|restarted|stopped|installed|updated|upgraded|deployed|imported|exported|refreshed|reloaded|scrolled|dragged|searched|filtered|sorted|applied|paid|booked|cancelled|canceled|closed|waited|used|made|invited|shared|printed|attached|connected|triggered|scheduled|configured|copied|moved|renamed|tried|loaded";
+  "opened|went|navigated|scanned|swiped|visited|clicked|tapped|pressed|selected|chose|entered|typed|filled|pasted|uploaded|downloaded|submitted|saved|logged|signed|registered|created|added|removed|deleted|edited|changed|set|switched|toggled|enabled|disabled|turned|ran|executed|called|sent|posted|requested|started|restarted|stopped|installed|updated|upgraded|deployed|imported|exported|refreshed|reloaded|scrolled|dragged|searched|filtered|sorted|applied|paid|booked|cancelled|canceled|closed|waited|used|made|invited|shared|printed|attached|connected|triggered|scheduled|configured|copied|moved|renamed|tried|loaded|reset|viewed|checked|marked|assigned|approved|rejected|returned|merged|pushed|pulled|synced|generated|published|archived|restored|completed|confirmed|accepted|declined|replied|forwarded|answered|ordered|bought|plugged|unplugged|charged|reopened|rebooked|duplicated";
 
 const RE = {
   version: new RegExp(
@@ -56,10 +56,22 @@ const RE = {
   ),
   duration: /\b\d+(?:[.,]\d+)?\s*(?:-|–|to)?\s*\d*\s*(?:business |working |calendar |man[- ]|person[- ])?(?:hours?|hrs?|days?|weeks?|wks?|months?|years?|sprints?|story points?|points|sp)\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|sixty|ninety)\s+(?:business |working |calendar )?(?:days?|weeks?|months?|years?|sprints?)\b/i,
   trigger:
-    /\b(?:every time|each time|whenever|reproducible|reproduces|reproduced|reproduce (?:it|this) by|can be reproduced|always happens|only happens|happens (?:when|if|on|after|for|with)|as soon as (?:i|you|we|a user|the user|someone)|consistently|100% of the time|(?:\d+|ten|five) (?:out )?of (?:\d+|ten|five)(?: tries| attempts| times)?)\b/i,
+    /\b(?:every time|each time|any time|whenever|reproducible|reproduces|reproduced|reproduce (?:it|this) by|can be reproduced|always happens|only happens|happens (?:when|if|on|after|for|with)|as soon as (?:i|you|we|a user|the user|someone)|consistently|100% of the time|(?:\d+|ten|five) (?:out )?of (?:\d+|ten|five)(?: tries| attempts| times)?)\b|\b(?:every|each|any)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+\s+(?:that|which|whose|where|with|created|made|placed|sent|booked|saved|after|before|since|from)\b/iu,
 };
 
 const IMPERATIVE_START = new RegExp(`^(?:then |and |now |first,? |next,? |finally,? |please )?(?:${ACTION_VERBS})\\b`, "i");
+// "Tapping Book again crashes the app": an action as the subject of what goes wrong.
+const GERUND_START = new RegExp(`^(?:${ACTION_VERBS.split("|").map(gerund).join("|")})\\b`, "i");
+// "Reset password → open app → enter new password": a path walked one arrow at a time.
+const ARROWS = /(?:→|->|=>|›|»|\s>\s)/g;
+
+/** The -ing form of a plain action verb ("tap" → "tapping", "save" → "saving"). */
+function gerund(verb: string): string {
+  const word = verb.replace(/ \?/g, " ?");
+  if (/[^aeiou]e$/.test(word)) return `${word.slice(0, -1)}ing`;
+  if (/^[^aeiou]*[aeiou][bdgmnprt]$/.test(word)) return `${word}${word.at(-1)}ing`;
+  return `${word}ing`;
+}
 const ACTION_ANYWHERE = new RegExp(`\\b(?:${ACTION_VERBS}|${PAST_ACTIONS})\\b`, "gi");
 const I_PAST = new RegExp(`\\b(?:i|we|you|user|they)\\s+(?:then\\s+|first\\s+|just\\s+)?(?:${PAST_ACTIONS})\\b`, "gi");
 
@@ -74,12 +86,19 @@ export function isAction(line: string): boolean {
  */
 function steps(text: string, items: readonly string[], ordered: boolean): string | undefined {
   if (items.length >= 2 && (ordered || items.filter(isAction).length >= 2)) return items.slice(0, 3).join(" / ");
-  // "How: open Expenses, tap + then Scan": a label the rubric does not know is not a step.
-  const flat = text.replace(/\s+/g, " ").replace(/^[\p{L} ]{1,24}:\s+/u, "");
-  if (isAction(flat) && (flat.match(ACTION_ANYWHERE) ?? []).length >= 2 && /,|\bthen\b|\band\b|→|->|>/.test(flat)) return flat;
+  const flat = text.replace(/\s+/g, " ");
+  // "How: open Expenses, tap + then Scan" or "You can see it with any shift: create one, publish
+  // it, then open My Shifts": the instructions start after the colon.
+  const colon = flat.indexOf(": ");
+  const after = colon >= 0 ? flat.slice(colon + 2) : flat;
+  for (const part of colon >= 0 ? [after, flat] : [flat]) {
+    if (isAction(part) && (part.match(ACTION_ANYWHERE) ?? []).length >= 2 && /,|\bthen\b|\band\b|→|->|>/.test(part)) return part;
+  }
+  if ((flat.match(ARROWS) ?? []).length >= 2) return flat;
   if ((flat.match(I_PAST) ?? []).length >= 2 || ((flat.match(I_PAST) ?? []).length >= 1 && (flat.match(ACTION_ANYWHERE) ?? []).length >= 3)) return flat;
+  if (GERUND_START.test(after) && after.split(" ").length >= 4) return after;
   const trigger = RE.trigger.exec(flat);
-  if (trigger && flat.split(" ").length >= 6) return flat;
+  if (trigger && flat.split(" ").length >= 4) return flat;
   return undefined;
 }
 

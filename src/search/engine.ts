@@ -126,11 +126,25 @@ export async function buildIndex(fields: FieldSpec[], documents: SearchDocument[
     lengths,
     concepts: concepts.map((c) => ({
       id: c.id,
-      when: c.when.map((phrase) => ({ phrase, terms: terms(phrase) })).filter((w) => w.terms.length > 0),
+      when: unique(c.when.flatMap(spelledOut)).map((phrase) => ({ phrase, terms: terms(phrase) })).filter((w) => w.terms.length > 0),
       means: words(c.means).map((word) => ({ word, term: stem(word), boost: CONCEPT_BOOST })),
     })),
   };
 }
+
+/**
+ * A `when` phrase with alternatives, "agency|freelancer disappeared|vanished", as the plain
+ * phrases it stands for: "agency disappeared", "agency vanished", "freelancer disappeared" and
+ * "freelancer vanished". Editors write the ways people say a thing once, not every combination.
+ */
+export function spelledOut(phrase: string): string[] {
+  return phrase
+    .trim()
+    .split(/\s+/)
+    .reduce<string[]>((heads, slot) => heads.flatMap((head) => slot.split("|").filter((w) => w.length > 0).map((w) => (head ? `${head} ${w}` : w))), [""]);
+}
+
+const unique = (list: string[]): string[] => [...new Set(list)];
 
 /** What a concept stands for counts more than a word of the visitor's: it is the editors' reading of the whole problem. */
 const CONCEPT_BOOST = 1.5;
@@ -180,8 +194,10 @@ export class SearchEngine {
   private readonly norms: Float64Array;
   /** Each word's own index form, and what it matches: false for a word neither the content nor a one-letter correction knows. */
   private readonly queryWordCache = new LRUCache<string, { own: string; known: QueryWord | false }>({ max: WORD_CACHE });
-  /** Concepts by each term of their phrases, and every such term: words of visitors, not of the catalog. */
-  private readonly concepts = new Map<string, ExportedConcept[]>();
+  /** The concepts' phrases by their first term, each with the concept it calls up. */
+  private readonly phrases = new Map<string, { concept: ExportedConcept; phrase: string; terms: string[] }[]>();
+  /** Every term of the concepts' phrases: words of visitors, not of the catalog. */
+  private readonly conceptTerms = new Set<string>();
   private readonly merged = new LRUCache<string, Postings>({ maxSize: POSTINGS_BUDGET, sizeCalculation: (p) => Math.max(1, p.positions.length) });
 
   constructor(exported: ExportedIndex) {
@@ -189,7 +205,12 @@ export class SearchEngine {
     this.vocabulary = new Map(Object.entries(exported.vocabulary));
     this.frequency = new Map(Object.entries(exported.documentFrequency));
     for (const concept of exported.concepts ?? []) {
-      for (const term of new Set(concept.when.flatMap((w) => w.terms))) this.concepts.set(term, [...(this.concepts.get(term) ?? []), concept]);
+      for (const { phrase, terms } of concept.when) {
+        const first = this.phrases.get(terms[0]!) ?? [];
+        if (first.length === 0) this.phrases.set(terms[0]!, first);
+        first.push({ concept, phrase, terms });
+        for (const term of terms) this.conceptTerms.add(term);
+      }
     }
     // Every weight must count: the dense scan (bestOf) takes a score of zero for a document the
     // search never reached.
@@ -285,7 +306,7 @@ export class SearchEngine {
    */
   private queryWords(query: string): { queryWords: QueryWord[]; understood: SearchResult["understood"] } {
     const resolved = words(query).map((word) => this.queryWordCache.get(word) ?? this.resolve(word));
-    const called = this.concepts.size > 0 ? this.understand(resolved.map((r) => r.own)) : [];
+    const called = this.phrases.size > 0 ? this.understand(resolved.map((r) => r.own)) : [];
     const means = called.flatMap(({ concept }) => concept.means);
     const out: QueryWord[] = [];
     const seen = new Set<string>();
@@ -311,10 +332,8 @@ export class SearchEngine {
     const present = new Set(own);
     const found: { concept: ExportedConcept; phrase: string }[] = [];
     for (const term of present) {
-      for (const concept of this.concepts.get(term) ?? []) {
-        if (found.some((f) => f.concept === concept)) continue;
-        const phrase = concept.when.find((w) => w.terms[0] === term && w.terms.every((t) => present.has(t)));
-        if (phrase) found.push({ concept, phrase: phrase.phrase });
+      for (const { concept, phrase, terms } of this.phrases.get(term) ?? []) {
+        if (!found.some((f) => f.concept === concept) && terms.every((t) => present.has(t))) found.push({ concept, phrase });
       }
     }
     return found;
@@ -329,7 +348,7 @@ export class SearchEngine {
     const own = stem(word);
     let known: QueryWord | false = false;
     if (this.frequency.has(own)) known = { word, term: own };
-    else if (!this.concepts.has(own)) {
+    else if (!this.conceptTerms.has(own)) {
       const corrected = correct(word, this.vocabulary);
       if (corrected !== undefined) known = { word: corrected, term: stem(corrected) };
     }

@@ -136,12 +136,17 @@ export async function buildIndex(fields: FieldSpec[], documents: SearchDocument[
  * A `when` phrase with alternatives, "agency|freelancer disappeared|vanished", as the plain
  * phrases it stands for: "agency disappeared", "agency vanished", "freelancer disappeared" and
  * "freelancer vanished". Editors write the ways people say a thing once, not every combination.
+ * An alternative that says nothing (a stopword: "has|have") is left out, and so is a slot of
+ * nothing else: it would shorten the phrase to its other words and make it fire far too often.
  */
 export function spelledOut(phrase: string): string[] {
   return phrase
     .trim()
     .split(/\s+/)
-    .reduce<string[]>((heads, slot) => heads.flatMap((head) => slot.split("|").filter((w) => w.length > 0).map((w) => (head ? `${head} ${w}` : w))), [""]);
+    .map((slot) => slot.split("|").filter((w) => words(w).length > 0))
+    .filter((slot) => slot.length > 0)
+    .reduce<string[]>((heads, slot) => heads.flatMap((head) => slot.map((w) => (head ? `${head} ${w}` : w))), [""])
+    .filter((p) => p.length > 0);
 }
 
 const unique = (list: string[]): string[] => [...new Set(list)];

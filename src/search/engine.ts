@@ -199,7 +199,7 @@ export class SearchEngine {
   private readonly norms: Float64Array;
   /** Each word's own index form, and what it matches: false for a word neither the content nor a one-letter correction knows. */
   private readonly queryWordCache = new LRUCache<string, { own: string; known: QueryWord | false }>({ max: WORD_CACHE });
-  /** The concepts' phrases by their first term, each with the concept it calls up. */
+  /** The concepts' phrases by the one of their terms fewest phrases hold (see understand), each with its concept. */
   private readonly phrases = new Map<string, { concept: ExportedConcept; phrase: string; terms: string[] }[]>();
   /** Every term of the concepts' phrases: words of visitors, not of the catalog. */
   private readonly conceptTerms = new Set<string>();
@@ -209,13 +209,17 @@ export class SearchEngine {
     this.ids = exported.ids;
     this.vocabulary = new Map(Object.entries(exported.vocabulary));
     this.frequency = new Map(Object.entries(exported.documentFrequency));
-    for (const concept of exported.concepts ?? []) {
-      for (const { phrase, terms } of concept.when) {
-        const first = this.phrases.get(terms[0]!) ?? [];
-        if (first.length === 0) this.phrases.set(terms[0]!, first);
-        first.push({ concept, phrase, terms });
-        for (const term of terms) this.conceptTerms.add(term);
-      }
+    const phrases = (exported.concepts ?? []).flatMap((concept) => concept.when.map(({ phrase, terms }) => ({ concept, phrase, terms })));
+    const holding = new Map<string, number>();
+    for (const { terms } of phrases) for (const term of new Set(terms)) holding.set(term, (holding.get(term) ?? 0) + 1);
+    for (const phrase of phrases) {
+      // A phrase is looked at only when a question holds its rarest term: "agency vanished" when
+      // "vanished" is asked, not every time "agency" is.
+      const key = phrase.terms.reduce((a, b) => (holding.get(b)! < holding.get(a)! ? b : a));
+      const same = this.phrases.get(key) ?? [];
+      if (same.length === 0) this.phrases.set(key, same);
+      same.push(phrase);
+      for (const term of phrase.terms) this.conceptTerms.add(term);
     }
     // Every weight must count: the dense scan (bestOf) takes a score of zero for a document the
     // search never reached.

@@ -243,8 +243,9 @@ export const schemas = {
         items: object(
           {
             id: slug,
-            // What visitors say, in their own words: any of these phrases found in a problem...
-            when: textList(80, 1),
+            // What visitors say, in their own words: any of these phrases found in a problem
+            // (each word may list alternatives, "agency|freelancer vanished|disappeared")...
+            when: textList(400, 1),
             // ...is also searched as these words of the catalog.
             means: text(200),
           },

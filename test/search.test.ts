@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import FlexSearch from "flexsearch";
 import { describe, expect, it, vi } from "vitest";
-import { buildIndex, LENGTH_B, SearchEngine } from "../src/search/engine.js";
+import { buildIndex, LENGTH_B, SearchEngine, spelledOut } from "../src/search/engine.js";
 import { words } from "../src/search/text.js";
 
 /** The search engine on its own: ranking order, what a hit says it matched, and text analysis. */
@@ -98,6 +98,20 @@ describe("SearchEngine", () => {
     // word only the concepts know is never "corrected" into one of the catalog's.
     expect(search.search("invoice from aws", 5).understood).toEqual([{ concept: "cloud-bill", phrase: "aws invoice", means: "cloud costs" }]);
     expect(search.search("we sell on amazon", 5)).toMatchObject({ understood: [], hits: [{ id: "shop" }] });
+  });
+
+  it("reads a concept phrase's alternatives as every phrase they spell out, leaving out words that say nothing", async () => {
+    expect(spelledOut("agency|freelancer vanished|disappeared")).toEqual(["agency vanished", "agency disappeared", "freelancer vanished", "freelancer disappeared"]);
+    // "has|have" says nothing: the phrase is "nobody access", never "access" alone.
+    expect(spelledOut("who|nobody has|have access")).toEqual(["nobody access"]);
+    const search = new SearchEngine(
+      await buildIndex(FIELDS, [{ id: "support", fields: { title: "maintenance and support", body: "bug fixing" } }], [
+        { id: "vendor-gone", when: ["agency|freelancer vanished|disappeared|bankrupt"], means: "maintenance support" },
+      ]),
+    );
+    expect(search.search("the freelancer who made our shop has disappeared", 5).understood).toEqual([{ concept: "vendor-gone", phrase: "freelancer disappeared", means: "maintenance support" }]);
+    expect(search.search("the agency went bankrupt", 5).hits.map((h) => h.id)).toEqual(["support"]);
+    expect(search.search("our agency is great", 5).understood).toEqual([]);
   });
 
   it("names every matched word of a query as long as the engine takes (32 words)", async () => {

@@ -126,11 +126,30 @@ export async function buildIndex(fields: FieldSpec[], documents: SearchDocument[
     lengths,
     concepts: concepts.map((c) => ({
       id: c.id,
-      when: c.when.map((phrase) => ({ phrase, terms: terms(phrase) })).filter((w) => w.terms.length > 0),
+      when: unique(c.when.flatMap(spelledOut)).map((phrase) => ({ phrase, terms: terms(phrase) })).filter((w) => w.terms.length > 0),
       means: words(c.means).map((word) => ({ word, term: stem(word), boost: CONCEPT_BOOST })),
     })),
   };
 }
+
+/**
+ * A `when` phrase with alternatives, "agency|freelancer disappeared|vanished", as the plain
+ * phrases it stands for: "agency disappeared", "agency vanished", "freelancer disappeared" and
+ * "freelancer vanished". Editors write the ways people say a thing once, not every combination.
+ * An alternative that says nothing (a stopword: "has|have") is left out, and so is a slot of
+ * nothing else: it would shorten the phrase to its other words and make it fire far too often.
+ */
+export function spelledOut(phrase: string): string[] {
+  return phrase
+    .trim()
+    .split(/\s+/)
+    .map((slot) => slot.split("|").filter((w) => words(w).length > 0))
+    .filter((slot) => slot.length > 0)
+    .reduce<string[]>((heads, slot) => heads.flatMap((head) => slot.map((w) => (head ? `${head} ${w}` : w))), [""])
+    .filter((p) => p.length > 0);
+}
+
+const unique = (list: string[]): string[] => [...new Set(list)];
 
 /** What a concept stands for counts more than a word of the visitor's: it is the editors' reading of the whole problem. */
 const CONCEPT_BOOST = 1.5;
@@ -180,16 +199,27 @@ export class SearchEngine {
   private readonly norms: Float64Array;
   /** Each word's own index form, and what it matches: false for a word neither the content nor a one-letter correction knows. */
   private readonly queryWordCache = new LRUCache<string, { own: string; known: QueryWord | false }>({ max: WORD_CACHE });
-  /** Concepts by each term of their phrases, and every such term: words of visitors, not of the catalog. */
-  private readonly concepts = new Map<string, ExportedConcept[]>();
+  /** The concepts' phrases by the one of their terms fewest phrases hold (see understand), each with its concept. */
+  private readonly phrases = new Map<string, { concept: ExportedConcept; phrase: string; terms: string[] }[]>();
+  /** Every term of the concepts' phrases: words of visitors, not of the catalog. */
+  private readonly conceptTerms = new Set<string>();
   private readonly merged = new LRUCache<string, Postings>({ maxSize: POSTINGS_BUDGET, sizeCalculation: (p) => Math.max(1, p.positions.length) });
 
   constructor(exported: ExportedIndex) {
     this.ids = exported.ids;
     this.vocabulary = new Map(Object.entries(exported.vocabulary));
     this.frequency = new Map(Object.entries(exported.documentFrequency));
-    for (const concept of exported.concepts ?? []) {
-      for (const term of new Set(concept.when.flatMap((w) => w.terms))) this.concepts.set(term, [...(this.concepts.get(term) ?? []), concept]);
+    const phrases = (exported.concepts ?? []).flatMap((concept) => concept.when.map(({ phrase, terms }) => ({ concept, phrase, terms })));
+    const holding = new Map<string, number>();
+    for (const { terms } of phrases) for (const term of new Set(terms)) holding.set(term, (holding.get(term) ?? 0) + 1);
+    for (const phrase of phrases) {
+      // A phrase is looked at only when a question holds its rarest term: "agency vanished" when
+      // "vanished" is asked, not every time "agency" is.
+      const key = phrase.terms.reduce((a, b) => (holding.get(b)! < holding.get(a)! ? b : a));
+      const same = this.phrases.get(key) ?? [];
+      if (same.length === 0) this.phrases.set(key, same);
+      same.push(phrase);
+      for (const term of phrase.terms) this.conceptTerms.add(term);
     }
     // Every weight must count: the dense scan (bestOf) takes a score of zero for a document the
     // search never reached.
@@ -285,7 +315,7 @@ export class SearchEngine {
    */
   private queryWords(query: string): { queryWords: QueryWord[]; understood: SearchResult["understood"] } {
     const resolved = words(query).map((word) => this.queryWordCache.get(word) ?? this.resolve(word));
-    const called = this.concepts.size > 0 ? this.understand(resolved.map((r) => r.own)) : [];
+    const called = this.phrases.size > 0 ? this.understand(resolved.map((r) => r.own)) : [];
     const means = called.flatMap(({ concept }) => concept.means);
     const out: QueryWord[] = [];
     const seen = new Set<string>();
@@ -311,10 +341,8 @@ export class SearchEngine {
     const present = new Set(own);
     const found: { concept: ExportedConcept; phrase: string }[] = [];
     for (const term of present) {
-      for (const concept of this.concepts.get(term) ?? []) {
-        if (found.some((f) => f.concept === concept)) continue;
-        const phrase = concept.when.find((w) => w.terms[0] === term && w.terms.every((t) => present.has(t)));
-        if (phrase) found.push({ concept, phrase: phrase.phrase });
+      for (const { concept, phrase, terms } of this.phrases.get(term) ?? []) {
+        if (!found.some((f) => f.concept === concept) && terms.every((t) => present.has(t))) found.push({ concept, phrase });
       }
     }
     return found;
@@ -329,7 +357,7 @@ export class SearchEngine {
     const own = stem(word);
     let known: QueryWord | false = false;
     if (this.frequency.has(own)) known = { word, term: own };
-    else if (!this.concepts.has(own)) {
+    else if (!this.conceptTerms.has(own)) {
       const corrected = correct(word, this.vocabulary);
       if (corrected !== undefined) known = { word: corrected, term: stem(corrected) };
     }

@@ -60,6 +60,25 @@ Log: TypeError: Cannot read properties of undefined (reading 'amount') at applyG
     }
   });
 
+  it("tasks, features and questions told in prose: the why as a cause or cost, the what as a request, the context as what was tried", () => {
+    const task = reviewTicket({ type: "task", ticketText: `The TLS certificate of billing.example.org expires on 2 March and renewing it by hand took a day last year.
+Please switch the billing ingress to cert-manager 1.14 with the Let's Encrypt issuer.
+Done when the ingress serves a Let's Encrypt certificate and the old secret is deleted.` }, ticketRubric);
+    expect(status(task)).toMatchObject({ what: "met", why: "met", "definition-of-done": "met" });
+    const feature = reviewTicket({ type: "feature", ticketText: `Let planners copy a week's schedule
+Planners rebuild the same 40-shift week by hand every Friday, about an hour each time.
+We'd like a "Copy week" button on the schedule page that copies every shift and role to the next week as a draft.
+AC:
+- [ ] all shifts and roles of the week are copied, people are not
+- [ ] the copy is a draft until published` }, ticketRubric);
+    expect(status(feature)).toMatchObject({ problem: "met", "proposed-behaviour": "met", "acceptance-criteria": "met" });
+    const question = reviewTicket({ type: "question", ticketText: `Does the Orders API keep the idempotency key across regions, or only within one?
+We're on API version 2025-02 in the EU and US regions, and the docs only describe a single region.
+We need a yes or no by Thursday to decide whether our retry job may switch regions.` }, ticketRubric);
+    expect(status(question)).toMatchObject({ question: "met", context: "met", "desired-outcome": "met" });
+    for (const review of [task, feature, question]) expect(review.passed).toBe(true);
+  });
+
   it("Jira wiki markup: h3. headings, *bold:* labels, # numbered lists and {code} blocks", () => {
     const review = bug(`h3. Summary
 Exporting a report to PDF hangs for reports with more than 50 charts.
@@ -248,6 +267,25 @@ A clear and concise description of what you expected to happen.
     expect(bug(stuffed).rating).toBeLessThan(3);
     const sentences = "Steps to reproduce: see the steps. Expected behaviour: the expected behaviour. Actual behaviour: the actual behaviour. Environment: the environment and version.";
     expect(bug(sentences).rating).toBeLessThan(4);
+  });
+
+  it("'same as before', 'see previous mail' and 'as discussed' stand for nothing", () => {
+    const review = reviewTicket({ ticketText: "Hi,\n\nNew request, details same as before.\n\nWho needs it: same as before\nWhat: see previous mail\nAcceptance: as discussed\n\nThanks", type: "feature" }, ticketRubric);
+    expect(review.rating).toBeLessThan(4);
+  });
+
+  it("a long ticket that names nothing concrete rates below 4, however it is laid out", () => {
+    const vague = `Hello team,
+
+the page we talked about is not working the way it should and our people are getting frustrated with it.
+When someone tries to do the usual thing it goes wrong, and it should just work like it normally does.
+It happens quite often, in the normal setup everyone uses, and it used to be fine before the last changes.
+Please have a look at it soon, because this is blocking the work of several colleagues every day.
+
+Thanks a lot`;
+    const review = bug(vague);
+    expect(review.rating).toBeLessThan(4);
+    expect(review.summary).toContain("nothing concrete");
   });
 
   it("one sentence credits one criterion", () => {

@@ -113,7 +113,8 @@ export interface Advisor {
 export type Evidence =
   | "numbered-list" | "bullet-list" | "steps" | "given-when-then" | "checklist" | "code" | "stack-trace" | "log"
   | "error-message" | "version" | "platform" | "url" | "expected-wording" | "observed-wording" | "question"
-  | "user-story" | "so-that" | "opening" | "amount" | "percentage" | "date" | "duration";
+  | "user-story" | "so-that" | "opening" | "amount" | "percentage" | "date" | "duration" | "reason" | "instruction"
+  | "attempt";
 
 export interface Criterion {
   id: string;

@@ -2,7 +2,7 @@ import type { Criterion, RubricLimits } from "../catalog/types.js";
 import { readDocument, type Line, type Section } from "./document.js";
 import { DATA_KINDS, findFact, isAction, type Span } from "./facts.js";
 import { labelIndex, type LabelIndex } from "./labels.js";
-import { contentWords, hollowLine, isFiller, isNegatedFor, vocabularyShare, words, type Hollow } from "./quality.js";
+import { concreteData, contentWords, hollowLine, isFiller, isNegatedFor, vocabularyShare, words, type Hollow } from "./quality.js";
 
 /**
  * Scores a text against a rubric, the same way for tickets and quotes. The text is read into
@@ -77,6 +77,8 @@ export interface Judgement {
   words: number;
   stuffing: boolean;
   filler: boolean;
+  /** Concrete data (numbers, names, paths, quoted values) in the text's own words. */
+  concrete: number;
   /** The text of every span under a label of the criterion, or that proved it (for consistency checks). */
   textOf: (criterion: string) => string;
 }
@@ -125,6 +127,7 @@ export function judge(raw: string, criteria: readonly Criterion[]): Judgement {
     words: words(doc.lines.map((l) => l.text).join("\n")).length,
     stuffing: share.count >= 8 && share.share >= 0.3,
     filler: totalWords >= 20 && fillerWords / totalWords >= 0.4,
+    concrete: concreteData(spans.filter((s) => !s.hollow).map((s) => s.text).join("\n")),
     textOf: (id) => {
       const own = spans.filter((s) => s.label === id).map((s) => s.text);
       const hit = matched.get(id);
@@ -132,6 +135,9 @@ export function judge(raw: string, criteria: readonly Criterion[]): Judgement {
     },
   };
 }
+
+/** From this many words on, a text without a single concrete datum is hollow. */
+const VAGUE_WORDS = 30;
 
 const HOLLOW_WHY: Record<Hollow, string> = {
   placeholder: "says nothing (empty, N/A, TBD or a placeholder)",
@@ -152,6 +158,7 @@ export function score(j: Judgement, limits: RubricLimits, contradicted: readonly
   if (j.words < limits.minWords) caps.push([limits.shortTextCap, `the text has ${j.words} words, fewer than ${limits.minWords}`]);
   if (j.stuffing) caps.push([hollowCap, "the text mostly repeats section names (keyword stuffing)"]);
   if (j.filler) caps.push([hollowCap, "much of the text is filler (lorem ipsum, repeated or meaningless words)"]);
+  if (j.words >= VAGUE_WORDS && j.concrete === 0) caps.push([hollowCap, "the text names nothing concrete (no number, name, version, path or quoted value)"]);
   const hollow = unmet.filter((c) => c.hollow);
   if (hollow.length > 0) caps.push([hollowCap, `${hollow.map((c) => c.title.toLowerCase()).join(", ")} ${hollow.length === 1 ? "is" : "are"} there in name only or contradicted`]);
   if (unmet.length > 0) caps.push([requiredCap, `required: ${unmet.map((c) => c.title.toLowerCase()).join(", ")}`]);

@@ -17,7 +17,7 @@ const PLATFORMS =
 const ENVIRONMENTS = "production|prod|staging|stage|pre-?prod|acceptance|uat|sandbox|test environment|qa environment|dev environment|localhost|on-prem(?:ises)?|self-hosted|tenant|desktop app|mobile app|web app";
 
 const ACTION_VERBS =
-  "open|go|navigate|scan|swipe|long-press|visit|browse|click|tap|press|select|choose|pick|enter|type|fill|paste|upload|download|submit|save|log ?in|login|log ?out|sign ?in|sign ?out|sign up|register|create|add|remove|delete|edit|change|set|switch|toggle|enable|disable|turn|run|execute|call|send|post|request|start|restart|stop|install|uninstall|update|upgrade|deploy|import|export|refresh|reload|scroll|drag|drop|hover|search|filter|sort|apply|checkout|pay|book|cancel|close|wait|use|make|invite|share|print|attach|connect|disconnect|trigger|schedule|configure|resize|rotate|zoom|copy|move|rename|load|reset|view|check|mark|assign|approve|reject|return|merge|push|pull|sync|generate|publish|archive|restore|complete|confirm|accept|decline|reply|forward|answer|order|buy|plug|unplug|charge|reopen|rebook|duplicate";
+  "open|go|navigate|scan|swipe|long-press|visit|browse|click|tap|press|select|choose|pick|enter|type|fill|paste|upload|download|submit|save|log ?in|login|log ?out|sign ?in|sign ?out|sign up|register|create|add|remove|delete|edit|change|set|switch|toggle|enable|disable|turn|run|execute|call|send|post|request|start|restart|stop|install|uninstall|update|upgrade|deploy|import|export|refresh|reload|scroll|drag|drop|hover|search|filter|sort|apply|checkout|pay|book|cancel|close|wait|use|make|invite|share|print|attach|connect|disconnect|trigger|schedule|configure|resize|rotate|zoom|copy|move|rename|load|reset|view|check|mark|assign|approve|reject|return|merge|push|pull|sync|generate|publish|archive|restore|complete|confirm|accept|decline|reply|forward|answer|order|buy|plug|unplug|charge|reopen|rebook|duplicate|replace|revoke|redeploy|store|migrate|bump|document|verify|notify|allow|provide|build|implement|introduce|extend|split|clean up|decommission";
 const PAST_ACTIONS =
   "opened|went|navigated|scanned|swiped|visited|clicked|tapped|pressed|selected|chose|entered|typed|filled|pasted|uploaded|downloaded|submitted|saved|logged|signed|registered|created|added|removed|deleted|edited|changed|set|switched|toggled|enabled|disabled|turned|ran|executed|called|sent|posted|requested|started|restarted|stopped|installed|updated|upgraded|deployed|imported|exported|refreshed|reloaded|scrolled|dragged|searched|filtered|sorted|applied|paid|booked|cancelled|canceled|closed|waited|used|made|invited|shared|printed|attached|connected|triggered|scheduled|configured|copied|moved|renamed|tried|loaded|reset|viewed|checked|marked|assigned|approved|rejected|returned|merged|pushed|pulled|synced|generated|published|archived|restored|completed|confirmed|accepted|declined|replied|forwarded|answered|ordered|bought|plugged|unplugged|charged|reopened|rebooked|duplicated";
 
@@ -55,6 +55,15 @@ const RE = {
     "i",
   ),
   duration: /\b\d+(?:[.,]\d+)?\s*(?:-|–|to)?\s*\d*\s*(?:business |working |calendar |man[- ]|person[- ])?(?:hours?|hrs?|days?|weeks?|wks?|months?|years?|sprints?|story points?|points|sp)\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|sixty|ninety)\s+(?:business |working |calendar )?(?:days?|weeks?|months?|years?|sprints?)\b/i,
+  // Why something matters: a cause, a deadline or risk, a cost, or the pain of how it is done today.
+  reason:
+    /\b(?:because|since (?:the|our|we|it|they|this)|so that|otherwise|if we don't|unless we|in order to|expir(?:es|ed|ing|y)|end[- ]of[- ](?:life|support)|eol|ends? (?:standard |extended )?support|no longer (?:supported|maintained|works?|needed|used)|unsupported|deprecated|outdated|dead code|vulnerab\w*|leak(?:ed|s)?|exposed|compromised|flagged|security (?:scan|finding|risk|issue|review)|complian\w+|regulat\w+|auditors?|gdpr|hipaa|pci|(?:costs?|costing|paying|spend(?:ing)?|pay) (?:us )?(?:\w+ ){0,3}?(?:per|a|every|each|[$€£]|eur|usd|\d)|wastes?|wasted|by hand|manually|(?:takes?|took|taking) (?:us |them |me )?(?:~|about|around|up to|over )?\d|every (?:day|week|month|minute|hour|morning|night|monday|tuesday|wednesday|thursday|friday|time|release|sprint|quarter)|keeps? (?:\w+ing)|(?:we|they|users?|customers?|staff|people|everyone|i|agents?|managers?|teams?) (?:still )?(?:have|has|had) to|only find out|there is no way|no way to|can(?:not|'t) (?:see|tell|find|know|track|use)|complain\w*|lose|losing|lost|miss(?:es|ed|ing)? (?:the|their|our|deadlines?|shifts?|orders?)|blocks?|blocking|blocked|ask(?:s|ed|ing)? (?:us|for)|(?:\d+|half|most) of (?:our|the|their))\b/i,
+  // A change asked for: "we'd like to offer webhooks", "let dispatchers duplicate a route".
+  instruction:
+    /\b(?:we(?:'d| would) like (?:to|a|an|the)|we want (?:to|a|an|the)|i(?:'d| would) like (?:to|a|an|the)|please (?:add|make|let|allow|show|support|build|create|provide|change)|(?:let|allow|enable) (?:users?|admins?|customers?|dispatchers?|managers?|agents?|us|them|people|partners?|staff|clients?)\b|(?:users?|admins?|customers?|they|we|partners?) should be able to|there should be|add (?:a|an|the|support)\b)/i,
+  // What the asker already knows of their setup or tried: "we're on v2", "we tried", "the docs say".
+  attempt:
+    /\b(?:(?:i|we) (?:have |'ve |already |also |then )?(?:tried|checked|looked|read|tested|benchmarked|searched|asked|followed|compared|measured|found)|according to (?:the )?docs|(?:the )?docs (?:say|says|mention|don't|do not|only)|in (?:the )?(?:sandbox|staging)|(?:we|i)(?:'re| are| am) (?:on|using|running|building|migrating)|(?:we|i) (?:use|run|call|host)\b|our (?:setup|stack|system|app|service|cluster|tenant|plan|account|contract))/i,
   trigger:
     /\b(?:every time|each time|any time|whenever|reproducible|reproduces|reproduced|reproduce (?:it|this) by|can be reproduced|always happens|only happens|happens (?:when|if|on|after|for|with)|as soon as (?:i|you|we|a user|the user|someone)|consistently|100% of the time|(?:\d+|ten|five) (?:out )?of (?:\d+|ten|five)(?: tries| attempts| times)?)\b|\b(?:every|each|any)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+\s+(?:that|which|whose|where|with|created|made|placed|sent|booked|saved|after|before|since|from)\b/iu,
 };
@@ -136,6 +145,9 @@ const DETECTORS: Record<Evidence, (span: Span) => string | undefined> = {
   percentage: (s) => match(s.text, RE.percentage),
   date: (s) => match(s.text, RE.date),
   duration: (s) => match(s.text, RE.duration),
+  reason: (s) => (s.code ? undefined : match(s.text, RE.reason)),
+  instruction: (s) => (s.code ? undefined : s.items.length === 0 && isAction(s.text.replace(/^[\p{L} ]{1,24}:\s+/u, "")) && s.text.split(" ").length >= 4 ? s.text : match(s.text, RE.instruction)),
+  attempt: (s) => (s.code ? undefined : match(s.text, RE.attempt)),
 };
 
 function match(text: string, pattern: RegExp): string | undefined {

@@ -52,7 +52,7 @@ const TEMPLATE = [
 
 // Placeholder tokens inside a line: <describe>, [e.g. iOS], '...', x.y.z, {{name}}, [insert date].
 const PLACEHOLDER_TOKENS =
-  /<[^<>\n]{1,60}>|\[(?:e\.?g\.?|i\.e\.|x+|\.{2,}|…|tbd|todo|insert|name|date|amount|number|link|url|client|vendor|company|project|role|version|placeholder|your|describe|add)[^\]\n]{0,60}\]|\[\s*\]|(['"‘“])(?:\.{2,}|…)\1|\.{3,}|…|\bx\.y(?:\.z)?\b|\{\{[^}\n]*\}\}|\bXX+\b|\b(?:tbd|tba|todo)\b/gi;
+  /<[^<>\n]{1,60}>|\[(?:e\.?g\.?|i\.e\.|x+|\.{2,}|…|tbd|todo|insert|name|date|amount|number|link|url|client|vendor|company|project|role|version|placeholder|your|describe|add)[^\]\n]{0,60}\]|\[\s*\]|(['"‘“])(?:\.{2,}|…)\1|\.{3,}|…|\bx\.y(?:\.z)?\b|\{\{[^}\n]*\}\}|\bXX+\b|\b(?:tbd|tba|todo)\b|\b(?:same as (?:before|above|last time|previous(?:ly)?|usual|always)|as (?:discussed|agreed|before|usual|always)|see (?:previous|earlier|my|last|the previous|the last|our) (?:mail|e-?mail|message|ticket|thread|call|conversation))\b/gi;
 
 /** Why a line says nothing, or undefined when it has content of its own. */
 export function hollowLine(line: string): Hollow | undefined {
@@ -121,4 +121,23 @@ export function isNegatedFor(line: string, vocabulary: ReadonlySet<string>): boo
     if (NEGATION.test(before) || /^(?:not|unknown|unclear|n\/a|none)\b/.test(after)) return true;
   }
   return false;
+}
+
+/**
+ * How many concrete data a text names: numbers and versions, paths, addresses and identifiers
+ * (a token with a dot, slash, underscore or @), names (a capital inside a sentence) and quoted
+ * values. A ticket of thirty words without one ("the page does not work properly, please fix it
+ * as soon as possible ...") cannot be started on, however it is laid out.
+ */
+export function concreteData(text: string): number {
+  let count = 0;
+  for (const sentence of text.split(/(?<=[.!?:;])\s+|\n+/)) {
+    const tokens = sentence.match(/[\p{L}\p{N}][\p{L}\p{N}._/@%-]*/gu) ?? [];
+    tokens.forEach((token, i) => {
+      const bare = token.replace(/[.-]+$/, "");
+      if (/\d/.test(bare) || /[._/@]/.test(bare) || (i > 0 && /^\p{Lu}/u.test(bare) && bare !== "I")) count++;
+    });
+    if (/["“`][^"”`\n]{2,80}["”`]/.test(sentence)) count++;
+  }
+  return count;
 }

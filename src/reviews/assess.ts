@@ -234,8 +234,9 @@ function splitList(items: readonly Line[], labelled: boolean): { list: string[];
   const steps = items.every((it) => it.ordered) && items.length >= 2 ? items : actions.length >= 2 ? actions : [];
   const inSteps = new Set(steps);
   return {
-    list: steps.map(first),
-    loose: items.flatMap((it) => (inSteps.has(it) ? it.text.split("\n").slice(1) : [it.text])).filter((t) => t.trim() !== ""),
+    // "1. Replace the key; the old one leaked on 4 June": the step is before the semicolon.
+    list: steps.map((it) => first(it).split("; ")[0]!),
+    loose: items.flatMap((it) => (inSteps.has(it) ? [first(it).split("; ").slice(1).join("; "), ...it.text.split("\n").slice(1)] : [it.text])).filter((t) => t.trim() !== ""),
   };
 }
 
@@ -252,7 +253,8 @@ function makeSpan(section: Section, text: string, items: string[], ordered: bool
 }
 
 // Sentence ends, and the turns where prose moves from one fact to the next ("..., instead it").
-const SENTENCE_END = /(?<=[.!?])\s+(?=["'(\p{Lu}\d])/u;
+// Chat messages start their sentences in lower case too ("... android 15). tap pay -> ...").
+const SENTENCE_END = /(?<=[.!?])\s+(?=["'(\p{L}\d])/u;
 const TURN = /;\s+|,\s+(?=(?:but|however|instead|whereas|while|although)\b)|\s+(?=(?:but instead|but|instead it|instead the|however|because|so that|in order to|as required by|since)\b)/i;
 const ABBREVIATION = /\b(?:e\.g|i\.e|etc|vs|approx|incl|excl|no|nr|fig|ca|mr|mrs|ms|dr|st|v)\.$/i;
 

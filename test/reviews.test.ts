@@ -319,6 +319,19 @@ describe("ticket review basics", () => {
     expect(review).toMatchObject({ type: "feature", typeInferred: true });
   });
 
+  it("reads a ticket as the type whose required parts it fills, not only by its signal words", () => {
+    const task = `Move the nightly invoice export from the old cron box to a Kubernetes CronJob.
+The cron box (ubuntu 18.04) is out of support in June and is the last VM we still patch by hand.
+Done when the CronJob runs at 02:00 in prod, the export lands in the finance bucket and the VM is switched off.`;
+    const feature = `Warehouse leads re-enter every returned parcel twice today: once in the scanner and once in the ERP, about 2 hours a day.
+We'd like the scanner app to post each return to the ERP returns endpoint directly, with the reason code chosen on the device.
+Acceptance:
+- [ ] a scanned return appears in the ERP within a minute with its reason code
+- [ ] a return the ERP refuses stays on the device with the error shown`;
+    expect(reviewTicket({ ticketText: task }, ticketRubric)).toMatchObject({ type: "task", typeInferred: true, passed: true });
+    expect(reviewTicket({ ticketText: feature }, ticketRubric)).toMatchObject({ type: "feature", typeInferred: true, passed: true });
+  });
+
   it("marks what is missing in the rewritten skeleton", () => {
     const review = bug("The export button does nothing when I click it on the invoices page in Chrome.");
     expect(review.skeleton).toContain("<!-- missing:");

@@ -1,5 +1,5 @@
 import type { TicketRubric, TicketType } from "../catalog/types.js";
-import { assess, publicCriterion, type PublicCriterion } from "./assess.js";
+import { assess, judge, publicCriterion, type PublicCriterion } from "./assess.js";
 
 /**
  * Ticket review: the rubric of the ticket's type (given, or inferred from the wording), a rating
@@ -24,19 +24,32 @@ export interface TicketReview {
 
 const TYPES: TicketType[] = ["bug", "feature", "task", "question"];
 
+/**
+ * The type a ticket reads as: each type's required criteria are looked for, and the type whose
+ * required criteria the text fills best wins; the wording's signals ("crash", "feature request",
+ * "how do I") break ties. Without a type, a complete feature request is read as a feature even
+ * when it never says "feature".
+ */
 export function inferType(text: string, rubric: TicketRubric): TicketType {
   const lower = text.toLowerCase();
   let best: TicketType = "bug";
-  let bestCount = 0;
+  let bestFit = -1;
   for (const type of TYPES) {
-    const count = rubric.types[type].signals.filter((signal) => lower.includes(signal.toLowerCase())).length;
-    if (count > bestCount) {
+    const spec = rubric.types[type];
+    const signals = spec.signals.filter((signal) => lower.includes(signal.toLowerCase())).length;
+    const required = judge(text, spec.criteria).criteria.filter((c) => spec.criteria.find((k) => k.id === c.id)?.required);
+    const filled = required.reduce((sum, c) => sum + c.points, 0) / required.reduce((sum, c) => sum + c.weight, 0);
+    const fit = filled + SIGNAL_WEIGHT * Math.min(signals, 3);
+    if (fit > bestFit) {
       best = type;
-      bestCount = count;
+      bestFit = fit;
     }
   }
   return best;
 }
+
+/** How much one signal word counts against the share of required criteria found (at most three count). */
+const SIGNAL_WEIGHT = 0.1;
 
 export function reviewTicket(input: TicketInput, rubric: TicketRubric): TicketReview {
   const text = input.title ? `Title: ${input.title}\n\n${input.ticketText}` : input.ticketText;

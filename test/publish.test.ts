@@ -1,4 +1,4 @@
-import { createHash, generateKeyPairSync } from "node:crypto";
+import { createHash, generateKeyPairSync, type KeyObject } from "node:crypto";
 import { readFile, rm, stat, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -148,14 +148,19 @@ describe("publishing a catalog and following it", () => {
     await rejected(/cannot be reached/);
   }, 90_000);
 
-  it("takes only bundles signed with the key it is given", async () => {
+  it("takes only bundles signed with the key it is given: unsigned, signed with another key or with a tampered signature, each is refused and named on /readyz", async () => {
     const root = await tempDir();
     const host = await staticHost(root);
     hosts.push(host.server);
     const out = join(root, "site");
+    const pem = async (name: string, key: KeyObject) => {
+      const file = join(root, name);
+      await writeFile(file, key.export({ type: "pkcs8", format: "pem" }));
+      return file;
+    };
     const { privateKey, publicKey } = generateKeyPairSync("ed25519");
-    const signKey = join(root, "sign.pem");
-    await writeFile(signKey, privateKey.export({ type: "pkcs8", format: "pem" }));
+    const signKey = await pem("sign.pem", privateKey);
+    const otherKey = await pem("other.pem", generateKeyPairSync("ed25519").privateKey);
     const node = await instance(host.url, { FRONTDESK_CATALOG_PUBLIC_KEY: String(publicKey.export({ type: "spki", format: "pem" })) });
 
     await publishBundle({ catalog: await titled(MINIMAL_CONTENT, "Unsigned"), out });
@@ -163,5 +168,30 @@ describe("publishing a catalog and following it", () => {
     expect(why).toBe("not signed");
     await publishBundle({ catalog: await titled(MINIMAL_CONTENT, "Signed"), out, signKey });
     await until("the signed catalog", async () => ((await node.title()) === "Signed" ? true : undefined));
+
+    /** Refused for the reason given, named by /readyz, while the signed catalog stays served. */
+    const refused = async (bundle: string) => {
+      const reason = `the signature of ${bundle} does not hold for FRONTDESK_CATALOG_PUBLIC_KEY`;
+      const ready = await until(`the refusal of ${bundle}`, async () => {
+        const r = await node.get("/readyz");
+        return r.body.data?.lastCatalogError === reason ? r : undefined;
+      });
+      expect(ready.status).toBe(200);
+      expect(await node.title()).toBe("Signed");
+      expect(node.output.text).toContain(`not taken, still serving`);
+      expect(node.output.text).toContain(reason);
+    };
+
+    // Signed, but with a key the instance does not trust.
+    const other = await publishBundle({ catalog: await titled(MINIMAL_CONTENT, "Other key"), out, signKey: otherKey });
+    await refused(other.pointer.bundle);
+
+    // Signed with the right key, then the signature changed by one byte.
+    const tampered = await publishBundle({ catalog: await titled(MINIMAL_CONTENT, "Tampered"), out, signKey });
+    const sigFile = join(out, tampered.pointer.signature!);
+    const signature = Buffer.from(await readFile(sigFile, "utf8"), "base64");
+    signature.writeUInt8(signature.readUInt8(10) ^ 0x01, 10);
+    await writeFile(sigFile, `${signature.toString("base64")}\n`);
+    await refused(tampered.pointer.bundle);
   }, 60_000);
 });

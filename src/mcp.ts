@@ -153,14 +153,22 @@ function argumentProblems(tool: Tool, args: Record<string, unknown>): string | u
 const toolFor = new Map(operations.map((op) => [`${op.method} ${op.path}`, op.operationId]));
 
 /**
- * An HTTP answer's wording in MCP terms: "GET /api/v1/services" is the listServices tool, and a
- * field of the query or body is an argument.
+ * An HTTP answer's wording in MCP terms: "GET /api/v1/services" is the listServices tool, an
+ * example URL such as "/api/v1/recommend?q=slow+site" is that tool with its arguments
+ * (`the recommend tool with q: "slow site"`), and a field of the query or body is an argument.
  */
 export function inToolTerms(message: string): string {
+  const prefix = API_PREFIX.replace(/\//g, "\\/");
   return message
-    .replace(new RegExp(`\\b(GET|POST) (${API_PREFIX.replace(/\//g, "\\/")}[\\w/{}-]*)`, "g"), (whole, method: string, path: string) => {
-      const tool = toolFor.get(`${method} ${path}`);
-      return tool ? `the ${tool} tool` : whole;
+    // A method is optional: a bare path is read as the GET that serves it. A sentence's closing
+    // punctuation after a query string is not part of it; an ellipsis ("q=...") is.
+    .replace(new RegExp(`(?:\\b(GET|POST) )?(${prefix}[\\w/{}-]*)(?:\\?(\\S*))?`, "g"), (whole, method: string | undefined, path: string, search = "") => {
+      const tool = toolFor.get(`${method ?? "GET"} ${path}`);
+      if (!tool) return whole;
+      const after = /(?:[,;:)]|(?<!\.)\.)+$/.exec(search)?.[0] ?? "";
+      const args = [...new URLSearchParams(search.slice(0, search.length - after.length))]
+        .map(([name, value]) => (/^(?:\.{3}|…)?$/.test(value) ? name : `${name}: ${JSON.stringify(value)}`));
+      return `the ${tool} tool${args.length ? ` with ${args.join(", ")}` : ""}${after}`;
     })
     .replace(/\b(?:query|body|path)\.(\w+)/g, "argument $1")
     .replace(/send it in the (?:query|body|path)/g, "send it as an argument");

@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operations } from "../src/api/operations.js";
+import { inToolTerms } from "../src/mcp.js";
 import { testApp, type TestApp } from "./helpers/app.js";
 
 let t: TestApp;
@@ -22,6 +23,19 @@ afterAll(async () => {
 
 const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
 const textOf = (result: CallToolResult) => result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+
+/** An MCP client sees tools and arguments: no HTTP path, URL or query string in what it is told. */
+const toolWorded = (message: string | undefined) => {
+  expect(message).toBeTruthy();
+  expect(message, message).not.toContain("/api/v1/");
+  expect(message, message).not.toMatch(/query/i);
+  return message!;
+};
+/** The text of an isError result, checked to be worded for tools. */
+const errorText = (result: CallToolResult) => {
+  expect(result.isError, textOf(result)).toBe(true);
+  return toolWorded(textOf(result));
+};
 
 /** Valid arguments for every tool, checked against the fixture content; a new tool needs a row. */
 const VALID: Record<string, Record<string, unknown>> = {
@@ -86,32 +100,42 @@ describe("MCP over Streamable HTTP", () => {
   });
 
   it("returns bad arguments as isError results, worded for tools and their arguments", async () => {
-    const noQuery = await call("recommend", {});
-    expect(noQuery.isError).toBe(true);
-    expect(textOf(noQuery)).toContain("Send the problem in plain words as q (or problem)");
-    expect(textOf(noQuery)).toContain("- argument q: q (or problem) is required");
-    expect(textOf(noQuery)).not.toMatch(/query\.|in the query/);
+    // The HTTP answer gives an example URL; the tool's answer gives the same example as arguments.
+    const noQuery = errorText(await call("recommend", {}));
+    expect(noQuery).toBe('Send the problem in plain words as q (or problem), e.g. the recommend tool with q: "our app is slow and crashes"\n- argument q: q (or problem) is required: describe the problem or project in up to 500 characters');
+    const blank = errorText(await call("recommend", { q: "   ", problem: "" }));
+    expect(blank).toContain("e.g. the recommend tool with q:");
 
-    const unknown = await call("getService", { id: "nope" });
-    expect(unknown.isError).toBe(true);
-    expect(textOf(unknown)).toContain('No service has the id "nope": the listServices tool lists every service with its id.');
+    const unknown = errorText(await call("getService", { id: "nope" }));
+    expect(unknown).toContain('No service has the id "nope": the listServices tool lists every service with its id.');
 
-    const invalid = await call("submitLeadIntent", { email: "not-an-email" });
-    expect(invalid.isError).toBe(true);
-    expect(textOf(invalid)).toContain("- argument description is required: What the person needs, in a few sentences.");
-    expect(textOf(invalid)).toContain("- argument email must be an e-mail address");
+    const unknownIds = errorText(await call("requestQuote", { projectDescription: "A shop", servicesInterested: ["nope"] }));
+    expect(unknownIds).toContain("servicesInterested names unknown ids (nope): use ids from the listServices tool.");
 
-    const noId = await call("getService", {});
-    expect(textOf(noId)).toBe("The arguments of getService are not as its input schema says:\n- argument id is required: Service slug, e.g. ai-agents (see listServices).");
+    const invalid = errorText(await call("submitLeadIntent", { email: "not-an-email" }));
+    expect(invalid).toContain("- argument description is required: What the person needs, in a few sentences.");
+    expect(invalid).toContain("- argument email must be an e-mail address");
+
+    const noId = errorText(await call("getService", {}));
+    expect(noId).toBe("The arguments of getService are not as its input schema says:\n- argument id is required: Service slug, e.g. ai-agents (see listServices).");
+  });
+
+  it("words example URLs, endpoints and request parts as tools and arguments", () => {
+    expect(inToolTerms("e.g. /api/v1/recommend?q=our+app+is+slow")).toBe('e.g. the recommend tool with q: "our app is slow"');
+    expect(inToolTerms("Ask GET /api/v1/faq/search?q=nda&limit=2, then GET /api/v1/recommend?q=... to find more.")).toBe('Ask the searchFaq tool with q: "nda", limit: "2", then the recommend tool with q to find more.');
+    expect(inToolTerms("browse GET /api/v1/services (or /api/v1/contact).")).toBe("browse the listServices tool (or the getContact tool).");
+    expect(inToolTerms("- query.q: required; send it in the query")).toBe("- argument q: required; send it as an argument");
+    // What is no tool stays as it is rather than being guessed at.
+    expect(inToolTerms("POST /api/v1/services")).toBe("POST /api/v1/services");
   });
 
   it("takes arguments as strictly as the HTTP API takes a body: no coercion, no unknown argument", async () => {
     const number = await call("recommend", { q: 5 });
-    expect([number.isError, textOf(number)]).toEqual([true, "The arguments of recommend are not as its input schema says:\n- argument q must be text (got number 5)"]);
+    expect([number.isError, errorText(number)]).toEqual([true, "The arguments of recommend are not as its input schema says:\n- argument q must be text (got number 5)"]);
     const misspelt = await call("searchFaq", { qq: "nda" });
-    expect(textOf(misspelt)).toContain('- unknown argument "qq": did you mean "q"?');
+    expect(errorText(misspelt)).toContain('- unknown argument "qq": did you mean "q"?');
     const list = await call("joinWaitlist", { name: "Ann", email: "ann@example.com", toolsInterested: "quote-reviewer" });
-    expect(textOf(list)).toContain("- argument toolsInterested must be a list (got text");
+    expect(errorText(list)).toContain("- argument toolsInterested must be a list (got text");
   });
 
   it("answers what is not a tool call in JSON-RPC terms: -32700, -32602 and -32600, each one sentence", async () => {
@@ -122,12 +146,15 @@ describe("MCP over Streamable HTTP", () => {
     const stringArgs = await post('{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"recommend","arguments":"q=slow site"}}');
     expect(await stringArgs.json()).toEqual({ jsonrpc: "2.0", error: { code: -32602, message: "Invalid params: arguments must be an object of named arguments (got string)." }, id: 7 });
     const large = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "reviewQuote", arguments: { quoteText: "x".repeat(70_000) } } }));
-    expect([large.status, (await large.json()).error.code]).toEqual([413, -32600]);
+    const tooLarge = (await large.json()) as { error: { code: number; message: string } };
+    expect([large.status, tooLarge.error.code]).toEqual([413, -32600]);
+    toolWorded(tooLarge.error.message);
   });
 
   it("refuses an unknown tool as a protocol error, with the message once", async () => {
     const error = await client.callTool({ name: "deleteEverything", arguments: {} }).then(() => undefined, (e: Error) => e);
     expect(error?.message).toBe('MCP error -32602: There is no tool "deleteEverything": tools/list names every tool.');
+    toolWorded(error?.message);
   });
 
   it("answers GET and DELETE with 405 and a JSON-RPC error", async () => {
@@ -135,7 +162,9 @@ describe("MCP over Streamable HTTP", () => {
       const res = await fetch(url, { method });
       expect(res.status).toBe(405);
       expect(res.headers.get("allow")).toBe("POST");
-      expect(await res.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 }, id: null });
+      const answer = (await res.json()) as { error: { message: string } };
+      expect(answer).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 }, id: null });
+      toolWorded(answer.error.message);
     }
   });
 });

@@ -93,3 +93,31 @@ describe("the image", () => {
     expect(Object.keys(compose.volumes)).toContain(volume);
   });
 });
+
+/** What the README tells an operator about the image holds for the files it speaks of. */
+describe("the README on the image", () => {
+  it("says where the image comes from and how docker run and docker compose use it, as the files do", async () => {
+    const readme = await readFile(join(root, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## The server image"), readme.indexOf("\n## ", readme.indexOf("## The server image") + 1));
+    expect(section.startsWith("## The server image")).toBe(true);
+    const workflow = await readFile(join(root, ".github/workflows/content.yml"), "utf8");
+    const dockerfile = await readFile(join(root, "Dockerfile"), "utf8");
+    const compose = YAML.parse(await readFile(join(root, "compose.yaml"), "utf8")) as { services: Record<string, { image?: string; environment?: Record<string, string> }> };
+
+    expect(section).toContain("`v*` tag");
+    expect(workflow).toContain("ghcr.io/${{ github.repository }}:${{ github.ref_name }}");
+    expect(section).toContain("`docker run -p 3000:3000 ghcr.io/<owner>/<repo>:<tag>` answers at once with the sample catalog");
+    expect(dockerfile).toMatch(/^EXPOSE 3000$/m);
+    expect(dockerfile).toMatch(/HOST=0\.0\.0\.0 PORT=3000 FRONTDESK_CATALOG=\/app\/dist\/catalog FRONTDESK_DATA=\/data\/frontdesk\.json/);
+    expect(section).toContain("`FRONTDESK_CATALOG=/app/dist/catalog`");
+    expect(section).toContain("`FRONTDESK_DATA=/data/frontdesk.json`");
+    expect(section).toContain("`docker compose up`");
+    expect(section).toContain(`\`${compose.services.frontdesk!.image}\``);
+    for (const name of ["FRONTDESK_CATALOG_URL", "PUBLIC_BASE_URL", "TRUST_PROXY", "DATABASE_URL"]) {
+      expect(compose.services.frontdesk!.environment, name).toHaveProperty(name);
+      expect(section, name).toContain(`\`${name}\``);
+    }
+    expect(section).toContain("test/workflows.test.ts");
+    expect(section).toMatch(/Source must be set to \*\*GitHub\s+Actions\*\*/);
+  });
+});

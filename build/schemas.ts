@@ -49,6 +49,7 @@ const EVIDENCE = [
   "reason",
   "instruction",
   "attempt",
+  "conditions",
   "amount",
   "percentage",
   "date",

@@ -332,6 +332,15 @@ Acceptance:
     expect(reviewTicket({ ticketText: feature }, ticketRubric)).toMatchObject({ type: "feature", typeInferred: true, passed: true });
   });
 
+  it("takes acceptance criteria written as one sentence of testable conditions", () => {
+    const text = `Clinic admins print every day's appointment list by hand because the agenda has no export, about 20 minutes each morning.
+We'd like an "Export day" button in the agenda that downloads the day's appointments as a CSV file.
+We'd consider it done when the file has one row per appointment with time, patient number and room, cancelled ones are left out, and it opens in Excel without a warning.`;
+    const review = reviewTicket({ ticketText: text, type: "feature" }, ticketRubric);
+    expect(status(review)["acceptance-criteria"]).toBe("met");
+    expect(review.passed).toBe(true);
+  });
+
   it("marks what is missing in the rewritten skeleton", () => {
     const review = bug("The export button does nothing when I click it on the invoices page in Chrome.");
     expect(review.skeleton).toContain("<!-- missing:");

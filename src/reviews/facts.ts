@@ -148,6 +148,9 @@ const DETECTORS: Record<Evidence, (span: Span) => string | undefined> = {
   reason: (s) => (s.code ? undefined : match(s.text, RE.reason)),
   instruction: (s) => (s.code ? undefined : s.items.length === 0 && isAction(s.text.replace(/^[\p{L} ]{1,24}:\s+/u, "")) && s.text.split(" ").length >= 4 ? s.text : match(s.text, RE.instruction)),
   attempt: (s) => (s.code ? undefined : match(s.text, RE.attempt)),
+  // "Done when a partner can register a URL, receives a signed event within 5 s, and failed
+  // deliveries are retried": testable conditions listed in one sentence.
+  conditions: (s) => (s.code || s.text.split(" ").length < 12 || (s.text.match(/,\s|;\s|\band\b/g) ?? []).length < 2 ? undefined : s.text),
 };
 
 function match(text: string, pattern: RegExp): string | undefined {

@@ -47,6 +47,13 @@ Log: TypeError: Cannot read properties of undefined (reading 'amount') at applyG
     expect(review.passed).toBe(true);
   });
 
+  it("'it is every reminder' is a trigger that reproduces a bug", () => {
+    const review = bug(`Since the update to 3.4.0 the reminder e-mails show the appointment an hour early: Anna's visit on 6 June at 14:30 is announced for 13:30.
+It is every reminder, I checked five of them. We use the web version in Edge on Windows 11.
+The e-mail should show the same time as the calendar.`);
+    expect(status(review)["steps-to-reproduce"]).toBe("met");
+  });
+
   it("a Linear-style bug: the title says what goes wrong, steps walk with arrows, a colon or an -ing action", () => {
     const shapes = [
       "Settings → Team → remove a member → the member still shows in the seat count.",
@@ -286,6 +293,12 @@ Thanks a lot`;
     const review = bug(vague);
     expect(review.rating).toBeLessThan(4);
     expect(review.summary).toContain("nothing concrete");
+  });
+
+  it("an unfilled Given ... When ... Then ... proves no acceptance", () => {
+    const review = reviewTicket({ type: "task", ticketText: "Task: move the billing worker to the new cluster\n\nWe move it to k8s-prod-2 so that we can shut down the old cluster before its contract ends.\n\nAcceptance:\nGiven ...\nWhen ...\nThen ..." }, ticketRubric);
+    expect(status(review)["definition-of-done"]).toBe("missing");
+    expect(review.passed).toBe(false);
   });
 
   it("one sentence credits one criterion", () => {

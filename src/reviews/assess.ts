@@ -205,7 +205,9 @@ function readSpans(sections: readonly Section[]): ReadSpan[] {
         // Given / When / Then lines are one scenario: one span, as a list is.
         const steps: Line[] = [line];
         while (i + 1 < lines.length && lines[i + 1]!.kind === "text" && lines[i + 1]!.block === line.block && GHERKIN_NEXT.test(lines[i + 1]!.text)) steps.push(lines[++i]!);
-        spans.push(makeSpan(section, steps.map((l) => l.text).join("\n"), [], false, false, opening, undefined));
+        // "Given ...\nWhen ...\nThen ..." is a template nobody filled in.
+        const hollow = steps.every((l) => hollowLine(l.text) !== undefined) ? "placeholder" : undefined;
+        spans.push(makeSpan(section, steps.map((l) => l.text).join("\n"), [], false, false, opening, hollow));
       } else {
         for (const clause of clauses(line.text)) {
           spans.push(makeSpan(section, clause, [], false, false, opening, hollowLine(clause)));

@@ -65,7 +65,7 @@ const RE = {
   attempt:
     /\b(?:(?:i|we) (?:have |'ve |already |also |then )?(?:tried|checked|looked|read|tested|benchmarked|searched|asked|followed|compared|measured|found)|according to (?:the )?docs|(?:the )?docs (?:say|says|mention|don't|do not|only)|in (?:the )?(?:sandbox|staging)|(?:we|i)(?:'re| are| am) (?:on|using|running|building|migrating)|(?:we|i) (?:use|run|call|host)\b|our (?:setup|stack|system|app|service|cluster|tenant|plan|account|contract))/i,
   trigger:
-    /\b(?:every time|each time|any time|whenever|reproducible|reproduces|reproduced|reproduce (?:it|this) by|can be reproduced|always happens|only happens|happens (?:when|if|on|after|for|with)|as soon as (?:i|you|we|a user|the user|someone)|consistently|100% of the time|(?:\d+|ten|five) (?:out )?of (?:\d+|ten|five)(?: tries| attempts| times)?)\b|\b(?:every|each|any)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+\s+(?:that|which|whose|where|with|created|made|placed|sent|booked|saved|after|before|since|from)\b/iu,
+    /\b(?:every time|each time|any time|whenever|reproducible|reproduces|reproduced|reproduce (?:it|this) by|can be reproduced|always happens|only happens|happens (?:when|if|on|after|for|with)|as soon as (?:i|you|we|a user|the user|someone)|consistently|100% of the time|(?:\d+|ten|five) (?:out )?of (?:\d+|ten|five)(?: tries| attempts| times)?)\b|\b(?:every|each|any)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+\s+(?:that|which|whose|where|with|created|made|placed|sent|booked|saved|after|before|since|from)\b|\b(?:it is|it's|this is|happens (?:for|with|on|to)|affects) (?:every|each|all|any) [\p{L}-]+/iu,
 };
 
 const IMPERATIVE_START = new RegExp(`^(?:then |and |now |first,? |next,? |finally,? |please )?(?:${ACTION_VERBS})\\b`, "i");

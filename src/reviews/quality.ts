@@ -59,6 +59,8 @@ export function hollowLine(line: string): Hollow | undefined {
   const bare = line.replace(/^\s*(?:[-*•]|\d+[.)]|\[[ xX]\])\s*/, "").replace(/[.!;,]+$/, "").trim();
   if (bare === "") return "placeholder";
   if (EMPTY.test(bare)) return /^(?:not|no\b|none|nothing|nope|n\/?a|n\.a)/i.test(bare) ? "negated" : "placeholder";
+  // "Given ..." or "Then …": a word and an ellipsis where the content should be.
+  if (/(?:\.{3,}|…)\s*$/.test(line) && contentWords(bare).length === 0) return "placeholder";
   if (TEMPLATE.some((t) => t.test(bare))) return "template";
   const left = bare.replace(PLACEHOLDER_TOKENS, " ");
   if (left !== bare && contentWords(left).length < 2) return "placeholder";

@@ -341,6 +341,45 @@ Validity | This quote is valid until 31 July 2024.`;
     expect(review.consistency).toContainEqual({ check: "payment-shares", ok: false, message: "The payment instalments add up to 110%, not 100%: ask for the missing or extra share." });
   });
 
+  it("reads numbered sections written 'Scope. ...' and labels written 'Payment terms - ...'", () => {
+    const review = reviewQuote(`Offer 7 – stock dashboard for Ortmann Tools
+
+1. Scope. A web dashboard showing stock per warehouse from the nightly SAP export, with low-stock alerts by e-mail. Out of scope: changes in SAP and a mobile app.
+2. Deliverables. The dashboard on your AWS account, its source code in your GitLab, and an admin guide.
+3. Schedule. Eight weeks from 2 June; a first demo on 20 June.
+Fees - 20 days at EUR 800 = EUR 16,000, excluding VAT.
+Payment terms - 50% on order and 50% on acceptance, 30 days net.
+Acceptance - You test for 5 working days and accept in writing.
+Warranty - Bugs reported within 60 days are fixed free of charge.
+Ownership - The code is yours once the last invoice is paid.
+Validity - This offer holds for 30 days.`, quoteRubric, noServices, url);
+    expect(status(review)).toMatchObject({ scope: "met", deliverables: "met", "timeline-milestones": "met", "price-breakdown": "met", "payment-terms": "met" });
+    expect(review.passed, review.summary).toBe(true);
+  });
+
+  it("reads a price table whose amount column is headed by the currency and checks it against the total", () => {
+    const table = (total: string) => `| Topic | Details |
+|---|---|
+| Scope | A booking portal for 4 clinics: patient login, booking in free slots, e-mail reminders. Not included: payments and a mobile app. |
+| Deliverables | The portal on your Azure subscription, its source in your GitHub, a runbook |
+| Timeline | Start 2 September, go-live 15 November |
+| Payment | 40% on order, 60% on go-live; 30 days net |
+| Acceptance | 10 working days to test; go-live after your written approval |
+| Warranty | 3 months of free bug fixing |
+| Ownership | All code is yours after final payment |
+| Validity | 30 days |
+| Price item | GBP (net) |
+| Design | 6,000 |
+| Development | 24,000 |
+| **Total** | **${total}** |`;
+    const good = reviewQuote(table("30,000"), quoteRubric, noServices, url);
+    expect(good.consistency).toContainEqual({ check: "total", ok: true, message: "The line items add up to the total (30000)." });
+    expect(good.passed, good.summary).toBe(true);
+    const bad = reviewQuote(table("31,500"), quoteRubric, noServices, url);
+    expect(bad.consistency).toContainEqual({ check: "total", ok: false, message: "The line items add up to 30000, but the total says 31500: ask which is right." });
+    expect(bad.score).toBeLessThan(4);
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

@@ -380,6 +380,24 @@ Validity - This offer holds for 30 days.`, quoteRubric, noServices, url);
     expect(bad.score).toBeLessThan(4);
   });
 
+  it("checks a quantity times a rate against the amount it is said to make", () => {
+    const wrong = reviewQuote(body("15 days × EUR 900 = EUR 14,500, excluding VAT."), quoteRubric, noServices, url);
+    expect(wrong.consistency).toContainEqual(expect.objectContaining({ check: "computation", ok: false }));
+    expect(wrong.passed).toBe(false);
+    expect(wrong.score).toBeLessThan(4);
+    const right = reviewQuote(body("30 consultant days at a daily rate of EUR 1,000, which comes to EUR 30,000 net."), quoteRubric, noServices, url);
+    expect(right.consistency).toContainEqual(expect.objectContaining({ check: "computation", ok: true }));
+    expect(right.passed, right.summary).toBe(true);
+  });
+
+  it("checks instalments given as amounts against the price", () => {
+    const text = (second: string) => body("30 days at EUR 1,000 = EUR 30,000 net.").replace("40% on signature, 60% on go-live", `EUR 12,000 on signature and EUR ${second} on go-live`);
+    expect(reviewQuote(text("18,000"), quoteRubric, noServices, url).consistency).toContainEqual(expect.objectContaining({ check: "payment-amounts", ok: true }));
+    const bad = reviewQuote(text("16,000"), quoteRubric, noServices, url);
+    expect(bad.consistency).toContainEqual({ check: "payment-amounts", ok: false, message: "The payment instalments add up to 28000, but the price is 30000: ask which is right." });
+    expect(bad.passed).toBe(false);
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

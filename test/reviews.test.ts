@@ -398,6 +398,25 @@ Validity - This offer holds for 30 days.`, quoteRubric, noServices, url);
     expect(bad.passed).toBe(false);
   });
 
+  it("reads a quote written as an e-mail in sentences, with contractions and no labels", () => {
+    const review = reviewQuote(`Hi Priya,
+
+great talking to you on Monday. We'll build the new volunteer scheduling tool for Harbour Food Bank: volunteers sign up for shifts, coordinators see who is coming and get a reminder list each morning. Anything beyond this, such as a mobile app or a donor database, isn't part of this offer.
+
+You'll end up with the tool running on your own server, the code in a repository you control and a short guide for coordinators.
+
+We'll kick off on 3 March and go live mid-May, no later than 16 May, with a first demo on 28 March.
+
+The fixed price is GBP 14,000 plus VAT: GBP 3,000 for design, GBP 9,500 for development and GBP 1,500 for testing and launch. We bill half when you sign and half at go-live, 30 days net.
+
+You'll have a week to try the demo before we go on, and we go live after your OK. You own all the code once paid. If you'd like to add something along the way, we'll tell you what it does to price and date before we touch anything. This offer stands until 31 January.
+
+Cheers,
+Sam`, quoteRubric, noServices, url);
+    expect(status(review)).toMatchObject({ scope: "met", deliverables: "met", "timeline-milestones": "met", "price-breakdown": "met", "payment-terms": "met", "intellectual-property": "met", "change-requests": "met", validity: "met" });
+    expect(review.passed, review.summary).toBe(true);
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

@@ -417,6 +417,12 @@ Sam`, quoteRubric, noServices, url);
     expect(review.passed, review.summary).toBe(true);
   });
 
+  it("a timeline 'to be agreed at the kick-off' is left open, even when a duration appears elsewhere", () => {
+    const review = reviewQuote(body("Design EUR 6,000; build EUR 24,000; total EUR 30,000, excluding VAT.").replace(/Timeline \|.*/, "Timeline | To be agreed together at the kick-off meeting."), quoteRubric, noServices, url);
+    expect(status(review)["timeline-milestones"]).toBe("missing");
+    expect(review.passed).toBe(false);
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

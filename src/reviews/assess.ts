@@ -90,11 +90,11 @@ export function judge(raw: string, criteria: readonly Criterion[]): Judgement {
   const allText = spans.map((s) => s.text).join("\n");
   const share = vocabularyShare(allText, index.vocabulary);
 
-  // A criterion its own section denies ("Steps: I could not reproduce it") is missing, whatever
-  // the rest of the text seems to imply: the author said so.
+  // A criterion its own section denies ("Steps: I could not reproduce it") or leaves open
+  // ("Timeline: TBD") is missing, whatever the rest of the text seems to imply: the author said so.
   const denied = (c: Criterion) => {
     const own = spans.filter((s) => s.label === c.id);
-    return own.length > 0 && own.every((s) => s.hollow === "negated" || negated(s, index.vocabularyOf.get(c.id)!));
+    return own.length > 0 && own.every((s) => s.hollow === "negated" || s.hollow === "placeholder" || negated(s, index.vocabularyOf.get(c.id)!));
   };
   const edges = new Map(criteria.map((c) => [c.id, denied(c) ? [] : edgesOf(c, spans, index)]));
   const matched = match(criteria, edges);

@@ -50,6 +50,8 @@ const TEMPLATE = [
   /\(optional\)\s*$/i,
 ];
 
+const PUT_OFF = /^(?:[\p{L}-]+\s+){0,3}?(?:to be|still to be|will be|is to be|are to be)\s+(?:agreed|defined|determined|confirmed|decided|discussed|clarified|announced|scheduled|planned|fixed|set)(?:\s+(?:later|together|jointly|at|during|in|after|once|when)\b|\s*$)/iu;
+
 // Placeholder tokens inside a line: <describe>, [e.g. iOS], '...', x.y.z, {{name}}, [insert date].
 const PLACEHOLDER_TOKENS =
   /<[^<>\n]{1,60}>|\[(?:e\.?g\.?|i\.e\.|x+|\.{2,}|…|tbd|todo|insert|name|date|amount|number|link|url|client|vendor|company|project|role|version|placeholder|your|describe|add)[^\]\n]{0,60}\]|\[\s*\]|(['"‘“])(?:\.{2,}|…)\1|\.{3,}|…|\bx\.y(?:\.z)?\b|\{\{[^}\n]*\}\}|\bXX+\b|\b(?:tbd|tba|todo)\b/gi;
@@ -60,6 +62,8 @@ export function hollowLine(line: string): Hollow | undefined {
   if (bare === "") return "placeholder";
   if (EMPTY.test(bare)) return /^(?:not|no\b|none|nothing|nope|n\/?a|n\.a)/i.test(bare) ? "negated" : "placeholder";
   if (TEMPLATE.some((t) => t.test(bare))) return "template";
+  // "To be agreed at the kick-off", "dates to be confirmed later": put off, with no figure given.
+  if (PUT_OFF.test(bare) && !/\d/.test(bare)) return "placeholder";
   const left = bare.replace(PLACEHOLDER_TOKENS, " ");
   if (left !== bare && contentWords(left).length < 2) return "placeholder";
   return undefined;

@@ -423,6 +423,23 @@ Sam`, quoteRubric, noServices, url);
     expect(review.passed).toBe(false);
   });
 
+  it("passes only with every essential and at least 4 of the other terms met: terms mentioned in passing do not make up for it", () => {
+    const three = body("Design EUR 6,000; build EUR 24,000; total EUR 30,000, excluding VAT.")
+      .replace(/Acceptance \|.*\n/, "")
+      .replace(/Validity \|.*/, "Changes | Extra work.\nTeam | Two people.");
+    const review = reviewQuote(three, quoteRubric, noServices, url);
+    expect(status(review)).toMatchObject({ "change-requests": "partial", "team-roles": "partial", acceptance: "missing", validity: "missing" });
+    expect(review.passed).toBe(false);
+    expect(review.summary).toContain("only 3 of the 8 other terms are stated, fewer than 4");
+  });
+
+  it("every heading filled with marketing prose and not one amount, date or duration rates below 4", () => {
+    const text = quoteRubric.criteria.map((c) => `${c.title.toUpperCase()}\nOur team brings passion and a proven way of working to this part of your journey, tailored to what your business needs.`).join("\n\n");
+    const review = reviewQuote(text, quoteRubric, noServices, url);
+    expect(review.score).toBeLessThan(4);
+    expect(review.summary).toContain("no amount, date or duration");
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

@@ -1,6 +1,6 @@
 import type { QuoteRubric, Service } from "../catalog/types.js";
-import { judge, publicCriterion, score, type PublicCriterion } from "./assess.js";
-import { AMOUNT_PATTERN } from "./facts.js";
+import { judge, publicCriterion, score, type Assessment, type PublicCriterion } from "./assess.js";
+import { AMOUNT_PATTERN, findFact } from "./facts.js";
 import { normalize } from "./formats.js";
 
 /**
@@ -150,6 +150,28 @@ function lastAmountOf(lines: Amount[], line: string): Amount {
   return lines.filter((a) => a.line === line).at(-1)!;
 }
 
+/**
+ * The labelling rule as the rubric states it: every essential met, and at least `minOptional` of
+ * the other scored terms met (a term mentioned in passing does not count). A quote without a
+ * single amount, date or duration has nothing concrete to sign, however well it is laid out.
+ */
+function passRule(result: Assessment, rubric: QuoteRubric, text: string): Assessment {
+  const caps: [number, string][] = [];
+  const required = new Set(rubric.criteria.filter((c) => c.required).map((c) => c.id));
+  const others = result.criteria.filter((c) => !required.has(c.id) && c.weight > 0);
+  const met = others.filter((c) => c.status === "met").length;
+  if (rubric.minOptional !== undefined && met < rubric.minOptional) {
+    caps.push([rubric.requiredCap ?? rubric.threshold - 0.5, `only ${met} of the ${others.length} other terms are stated, fewer than ${rubric.minOptional}`]);
+  }
+  const figures = findFact({ text: normalize(text), items: [], ordered: false, code: false, opening: false }, ["amount", "date", "duration"]);
+  if (figures === undefined) caps.push([rubric.hollowCap ?? rubric.shortTextCap, "the quote states no amount, date or duration at all"]);
+  if (caps.length === 0) return result;
+  if (result.cappedAt !== undefined) caps.push([result.cappedAt, result.capReason!]);
+  const [cap, reason] = caps.sort((x, y) => x[0] - y[0])[0]!;
+  const score = Math.min(result.score, cap);
+  return { ...result, score, passed: false, cappedAt: cap, capReason: reason };
+}
+
 export function reviewQuote(quoteText: string, rubric: QuoteRubric, services: ReadonlyMap<string, Service>, serviceUrl: (id: string) => string): QuoteReview {
   const found = judge(quoteText, rubric.criteria);
   const priceId = rubric.criteria.find((c) => /price|cost|fee/.test(c.id))?.id;
@@ -157,7 +179,7 @@ export function reviewQuote(quoteText: string, rubric: QuoteRubric, services: Re
   const checks = consistency(normalize(quoteText), priceId ? found.textOf(priceId) : "", paymentId ? found.textOf(paymentId) : "");
   // Numbers that do not add up make the price (or the payment terms) unreliable: it cannot be signed.
   const contradicted = checks.filter((c) => !c.ok).map((c) => (c.check === "payment-shares" || c.check === "payment-amounts" ? paymentId : priceId)).filter((id): id is string => id !== undefined);
-  const result = score(found, rubric, contradicted);
+  const result = passRule(score(found, rubric, contradicted), rubric, quoteText);
   const byId = new Map(rubric.criteria.map((c) => [c.id, c]));
   const lacking = result.criteria.filter((c) => c.status !== "met");
   const related = [...new Set(lacking.flatMap((c) => byId.get(c.id)!.services))].flatMap((id) => {

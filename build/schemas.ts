@@ -229,6 +229,8 @@ export const schemas = {
   quoteRubric: object(
     {
       ...rubricLimits,
+      // The pass rule: every required criterion met, and at least this many of the others that weigh.
+      minOptional: { type: "integer", minimum: 0, maximum: 50 },
       criteria: {
         type: "array",
         minItems: 1,

@@ -414,6 +414,105 @@ Validity | This quote is valid until 31 July 2024.`;
     expect(review.consistency).toContainEqual({ check: "payment-shares", ok: false, message: "The payment instalments add up to 110%, not 100%: ask for the missing or extra share." });
   });
 
+  it("reads numbered sections written 'Scope. ...' and labels written 'Payment terms - ...'", () => {
+    const review = reviewQuote(`Offer 7 – stock dashboard for Ortmann Tools
+
+1. Scope. A web dashboard showing stock per warehouse from the nightly SAP export, with low-stock alerts by e-mail. Out of scope: changes in SAP and a mobile app.
+2. Deliverables. The dashboard on your AWS account, its source code in your GitLab, and an admin guide.
+3. Schedule. Eight weeks from 2 June; a first demo on 20 June.
+Fees - 20 days at EUR 800 = EUR 16,000, excluding VAT.
+Payment terms - 50% on order and 50% on acceptance, 30 days net.
+Acceptance - You test for 5 working days and accept in writing.
+Warranty - Bugs reported within 60 days are fixed free of charge.
+Ownership - The code is yours once the last invoice is paid.
+Validity - This offer holds for 30 days.`, quoteRubric, noServices, url);
+    expect(status(review)).toMatchObject({ scope: "met", deliverables: "met", "timeline-milestones": "met", "price-breakdown": "met", "payment-terms": "met" });
+    expect(review.passed, review.summary).toBe(true);
+  });
+
+  it("reads a price table whose amount column is headed by the currency and checks it against the total", () => {
+    const table = (total: string) => `| Topic | Details |
+|---|---|
+| Scope | A booking portal for 4 clinics: patient login, booking in free slots, e-mail reminders. Not included: payments and a mobile app. |
+| Deliverables | The portal on your Azure subscription, its source in your GitHub, a runbook |
+| Timeline | Start 2 September, go-live 15 November |
+| Payment | 40% on order, 60% on go-live; 30 days net |
+| Acceptance | 10 working days to test; go-live after your written approval |
+| Warranty | 3 months of free bug fixing |
+| Ownership | All code is yours after final payment |
+| Validity | 30 days |
+| Price item | GBP (net) |
+| Design | 6,000 |
+| Development | 24,000 |
+| **Total** | **${total}** |`;
+    const good = reviewQuote(table("30,000"), quoteRubric, noServices, url);
+    expect(good.consistency).toContainEqual({ check: "total", ok: true, message: "The line items add up to the total (30000)." });
+    expect(good.passed, good.summary).toBe(true);
+    const bad = reviewQuote(table("31,500"), quoteRubric, noServices, url);
+    expect(bad.consistency).toContainEqual({ check: "total", ok: false, message: "The line items add up to 30000, but the total says 31500: ask which is right." });
+    expect(bad.score).toBeLessThan(4);
+  });
+
+  it("checks a quantity times a rate against the amount it is said to make", () => {
+    const wrong = reviewQuote(body("15 days × EUR 900 = EUR 14,500, excluding VAT."), quoteRubric, noServices, url);
+    expect(wrong.consistency).toContainEqual(expect.objectContaining({ check: "computation", ok: false }));
+    expect(wrong.passed).toBe(false);
+    expect(wrong.score).toBeLessThan(4);
+    const right = reviewQuote(body("30 consultant days at a daily rate of EUR 1,000, which comes to EUR 30,000 net."), quoteRubric, noServices, url);
+    expect(right.consistency).toContainEqual(expect.objectContaining({ check: "computation", ok: true }));
+    expect(right.passed, right.summary).toBe(true);
+  });
+
+  it("checks instalments given as amounts against the price", () => {
+    const text = (second: string) => body("30 days at EUR 1,000 = EUR 30,000 net.").replace("40% on signature, 60% on go-live", `EUR 12,000 on signature and EUR ${second} on go-live`);
+    expect(reviewQuote(text("18,000"), quoteRubric, noServices, url).consistency).toContainEqual(expect.objectContaining({ check: "payment-amounts", ok: true }));
+    const bad = reviewQuote(text("16,000"), quoteRubric, noServices, url);
+    expect(bad.consistency).toContainEqual({ check: "payment-amounts", ok: false, message: "The payment instalments add up to 28000, but the price is 30000: ask which is right." });
+    expect(bad.passed).toBe(false);
+  });
+
+  it("reads a quote written as an e-mail in sentences, with contractions and no labels", () => {
+    const review = reviewQuote(`Hi Priya,
+
+great talking to you on Monday. We'll build the new volunteer scheduling tool for Harbour Food Bank: volunteers sign up for shifts, coordinators see who is coming and get a reminder list each morning. Anything beyond this, such as a mobile app or a donor database, isn't part of this offer.
+
+You'll end up with the tool running on your own server, the code in a repository you control and a short guide for coordinators.
+
+We'll kick off on 3 March and go live mid-May, no later than 16 May, with a first demo on 28 March.
+
+The fixed price is GBP 14,000 plus VAT: GBP 3,000 for design, GBP 9,500 for development and GBP 1,500 for testing and launch. We bill half when you sign and half at go-live, 30 days net.
+
+You'll have a week to try the demo before we go on, and we go live after your OK. You own all the code once paid. If you'd like to add something along the way, we'll tell you what it does to price and date before we touch anything. This offer stands until 31 January.
+
+Cheers,
+Sam`, quoteRubric, noServices, url);
+    expect(status(review)).toMatchObject({ scope: "met", deliverables: "met", "timeline-milestones": "met", "price-breakdown": "met", "payment-terms": "met", "intellectual-property": "met", "change-requests": "met", validity: "met" });
+    expect(review.passed, review.summary).toBe(true);
+  });
+
+  it("a timeline 'to be agreed at the kick-off' is left open, even when a duration appears elsewhere", () => {
+    const review = reviewQuote(body("Design EUR 6,000; build EUR 24,000; total EUR 30,000, excluding VAT.").replace(/Timeline \|.*/, "Timeline | To be agreed together at the kick-off meeting."), quoteRubric, noServices, url);
+    expect(status(review)["timeline-milestones"]).toBe("missing");
+    expect(review.passed).toBe(false);
+  });
+
+  it("passes only with every essential and at least 4 of the other terms met: terms mentioned in passing do not make up for it", () => {
+    const three = body("Design EUR 6,000; build EUR 24,000; total EUR 30,000, excluding VAT.")
+      .replace(/Acceptance \|.*\n/, "")
+      .replace(/Validity \|.*/, "Changes | Extra work.\nTeam | Two people.");
+    const review = reviewQuote(three, quoteRubric, noServices, url);
+    expect(status(review)).toMatchObject({ "change-requests": "partial", "team-roles": "partial", acceptance: "missing", validity: "missing" });
+    expect(review.passed).toBe(false);
+    expect(review.summary).toContain("only 3 of the 8 other terms are stated, fewer than 4");
+  });
+
+  it("every heading filled with marketing prose and not one amount, date or duration rates below 4", () => {
+    const text = quoteRubric.criteria.map((c) => `${c.title.toUpperCase()}\nOur team brings passion and a proven way of working to this part of your journey, tailored to what your business needs.`).join("\n\n");
+    const review = reviewQuote(text, quoteRubric, noServices, url);
+    expect(review.score).toBeLessThan(4);
+    expect(review.summary).toContain("no amount, date or duration");
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

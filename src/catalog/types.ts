@@ -152,6 +152,8 @@ export interface TicketRubric extends RubricLimits {
 }
 
 export interface QuoteRubric extends RubricLimits {
+  /** A quote passes only with every required criterion met and at least this many of the other scored criteria. */
+  minOptional?: number;
   criteria: (Criterion & { clause: string; services: string[] })[];
 }
 

@@ -92,11 +92,11 @@ export function judge(raw: string, criteria: readonly Criterion[]): Judgement {
   const allText = spans.map((s) => s.text).join("\n");
   const share = vocabularyShare(allText, index.vocabulary);
 
-  // A criterion its own section denies ("Steps: I could not reproduce it") is missing, whatever
-  // the rest of the text seems to imply: the author said so.
+  // A criterion its own section denies ("Steps: I could not reproduce it") or leaves open
+  // ("Timeline: TBD") is missing, whatever the rest of the text seems to imply: the author said so.
   const denied = (c: Criterion) => {
     const own = spans.filter((s) => s.label === c.id);
-    return own.length > 0 && own.every((s) => s.hollow === "negated" || negated(s, index.vocabularyOf.get(c.id)!));
+    return own.length > 0 && own.every((s) => s.hollow === "negated" || s.hollow === "placeholder" || negated(s, index.vocabularyOf.get(c.id)!));
   };
   const edges = new Map(criteria.map((c) => [c.id, denied(c) ? [] : edgesOf(c, spans, index)]));
   const matched = match(criteria, edges);
@@ -275,7 +275,7 @@ export function clauses(text: string): string[] {
 function edgesOf(c: Criterion, spans: readonly ReadSpan[], index: LabelIndex): Edge[] {
   const evidence = c.evidence ?? [];
   const data = c.data ?? [];
-  const phrases = (c.phrases ?? []).map((p) => p.toLowerCase());
+  const phrases = (c.phrases ?? []).map((p) => expandContractions(p.toLowerCase()));
   const minWords = c.minWords ?? 3;
   const vocabulary = index.vocabularyOf.get(c.id)!;
   const edges: Edge[] = [];
@@ -294,11 +294,12 @@ function edgesOf(c: Criterion, spans: readonly ReadSpan[], index: LabelIndex): E
       edges.push({ span: i, strength: "met", found: self.found, rank });
       return;
     }
-    const lower = span.text.toLowerCase();
+    const lower = expandContractions(span.text.toLowerCase());
     const phrase = phrases.find((p) => containsPhrase(lower, p));
     if (!phrase) return;
     const datum = data.length > 0 ? findFact(span, data) : undefined;
-    const substantive = contentWords(span.text).length >= 4;
+    // A sentence found by its wording needs four content words, or the criterion's minWords if fewer.
+    const substantive = contentWords(span.text).length >= Math.min(4, c.minWords ?? 4);
     const strength: Strength = data.length > 0 ? (datum ? "met" : "partial") : substantive ? "met" : "partial";
     edges.push({ span: i, strength, found: span.text, rank });
   });
@@ -308,6 +309,19 @@ function edgesOf(c: Criterion, spans: readonly ReadSpan[], index: LabelIndex): E
 /** A span that denies the criterion; a list only when every item does. */
 function negated(span: ReadSpan, vocabulary: ReadonlySet<string>): boolean {
   return span.items.length > 0 ? span.items.every((item) => isNegatedFor(item, vocabulary)) : isNegatedFor(span.text, vocabulary);
+}
+
+/** "we'll build", "won't", "you’re" read as "we will build", "will not", "you are", for phrases either way. */
+function expandContractions(text: string): string {
+  return text
+    .replace(/[’‘]/g, "'")
+    .replace(/\bwon't\b/g, "will not")
+    .replace(/\bcan't\b/g, "cannot")
+    .replace(/\b(\p{L}+)n't\b/gu, "$1 not")
+    .replace(/\b(\p{L}+)'ll\b/gu, "$1 will")
+    .replace(/\b(we|you|they)'re\b/g, "$1 are")
+    .replace(/\b(i|we|you|they)'ve\b/g, "$1 have")
+    .replace(/\b(i|we|you|they)'d\b/g, "$1 would");
 }
 
 function containsPhrase(text: string, phrase: string): boolean {

@@ -38,6 +38,8 @@ export interface ReadDocument {
 }
 
 const MAX_LABEL_WORDS = 10;
+const CURRENCY_HEADER = /(?:^|[^\p{L}])(€|\$|£|EUR|USD|GBP|CHF|AUD|CAD|SEK|NOK|DKK|PLN)(?:[^\p{L}]|$)/u;
+const BARE_NUMBER = /^([*_]{0,2})\s*(\d[\d.,' ]*)\s*([*_]{0,2})$/;
 const HTML_TAG = /<\/?(?:div|p|br|span|img|a|details|summary|b|i|u|s|strong|em|table|thead|tbody|tr|td|th|ul|ol|li|h[1-6]|pre|code|sub|sup|kbd|hr|input|blockquote|font|center)\b[^>]*>/gi;
 
 export function readDocument(raw: string, resolve: LabelResolver): ReadDocument {
@@ -102,6 +104,8 @@ class SectionBuilder {
   private outer: Section = this.sections[0]!;
   private inline = false;
   private block = 0;
+  /** The currency each column of the current table is headed by. */
+  private currencies: (string | undefined)[] = [];
 
   constructor(private readonly resolve: LabelResolver) {}
 
@@ -176,6 +180,7 @@ class SectionBuilder {
 
   endBlock(): void {
     this.block++;
+    this.currencies = [];
     if (this.inline) {
       this.inline = false;
       // Back to the heading's section: text after a blank line belongs to it again.
@@ -221,15 +226,28 @@ class SectionBuilder {
     this.add(line, "text");
   }
 
-  /** "Scope | We build ..." credits the scope; any other row is a line of cells. */
-  private row(cells: string[]): void {
-    const [first, ...rest] = cells.filter((c) => c !== "" && !/^:?-{3,}:?$/.test(c));
+  /**
+   * "Scope | We build ..." credits the scope; any other row is a line of cells, and belongs to
+   * the labelled row above it in the same table ("| Price item | EUR |" over "| Design | 2,900 |").
+   * A bare number in a column headed by a currency is an amount in it.
+   */
+  private row(raw: string[]): void {
+    const cells = raw.filter((c) => !/^:?-{3,}:?$/.test(c));
+    if (cells.some((c) => CURRENCY_HEADER.test(c) && !/\d/.test(c))) {
+      this.currencies = cells.map((c) => (/\d/.test(c) ? undefined : CURRENCY_HEADER.exec(c)?.[1]));
+    } else {
+      cells.forEach((cell, i) => {
+        const m = this.currencies[i] ? BARE_NUMBER.exec(cell) : null;
+        if (m) cells[i] = `${m[1]}${this.currencies[i]} ${m[2]!.trim()}${m[3]}`;
+      });
+    }
+    const [first, ...rest] = cells.filter((c) => c !== "");
     if (first === undefined) return;
     const label = cleanLabel(first);
     if (rest.length > 0 && wordsOf(label) <= MAX_LABEL_WORDS && this.resolve(label) !== undefined) {
+      this.closeInline();
       this.open(label, false);
       this.add(rest.join(" | "), "cell");
-      this.closeInline();
       return;
     }
     this.add([first, ...rest].join(" | "), "cell");
@@ -280,6 +298,10 @@ function wordsOf(text: string): number {
  * is short and starts with a letter; a time ("10:30") or a URL ("https://") is not a label.
  */
 function inlineLabel(line: string, resolve: LabelResolver): { label: string; rest: string; known: boolean } | undefined {
+  return colonLabel(line, resolve) ?? softLabel(line, resolve);
+}
+
+function colonLabel(line: string, resolve: LabelResolver): { label: string; rest: string; known: boolean } | undefined {
   const m = /^(?:\d+(?:\.\d+)*[.)]?\s+)?[*_]{0,2}([\p{L}][\p{L}\p{N} /&'’(),.-]{0,60}?)[*_]{0,2}\s*[:：]\s*[*_]{0,2}(?!\/\/)\s*(.*)$/u.exec(line.trim());
   if (!m) return undefined;
   const label = cleanLabel(m[1]!);
@@ -290,6 +312,20 @@ function inlineLabel(line: string, resolve: LabelResolver): { label: string; res
   if (!known && rest !== "") return undefined;
   if (!known && wordsOf(label) > 6) return undefined;
   return { label, rest, known };
+}
+
+/**
+ * "2. Scope. A gap analysis of ...", "Payment terms - 30 days net": a known section name before a
+ * full stop or a spaced dash. Only a name (a few words, no verb or pronoun) counts, so a sentence
+ * such as "Pricing is fixed. ..." stays prose.
+ */
+function softLabel(line: string, resolve: LabelResolver): { label: string; rest: string; known: boolean } | undefined {
+  const m = /^(?:\d+(?:\.\d+)*[.)]?\s+)?[*_]{0,2}([\p{L}][\p{L} /&'’-]{0,40}?)[*_]{0,2}(?:\.|\s+[-–—])\s+(\S.*)$/u.exec(line.trim());
+  if (!m) return undefined;
+  const label = cleanLabel(m[1]!);
+  if (label === "" || wordsOf(label) > 4 || /\b(?:is|are|was|were|will|be|been|has|have|had|we|i|it|they|he|she|can|shall|should|would|may|must|do|does|did|this|that|these|those|there)\b/.test(label)) return undefined;
+  if (resolve(label) === undefined) return undefined;
+  return { label, rest: m[2]!.trim(), known: true };
 }
 
 /** A line that is a label by its form: bold alone, ALL CAPS, or a known name on its own. */

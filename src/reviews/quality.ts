@@ -50,6 +50,8 @@ const TEMPLATE = [
   /\(optional\)\s*$/i,
 ];
 
+const PUT_OFF = /^(?:[\p{L}-]+\s+){0,3}?(?:to be|still to be|will be|is to be|are to be)\s+(?:agreed|defined|determined|confirmed|decided|discussed|clarified|announced|scheduled|planned|fixed|set)(?:\s+(?:later|together|jointly|at|during|in|after|once|when)\b|\s*$)/iu;
+
 // Placeholder tokens inside a line: <describe>, [e.g. iOS], '...', x.y.z, {{name}}, [insert date].
 const PLACEHOLDER_TOKENS =
   /<[^<>\n]{1,60}>|\[(?:e\.?g\.?|i\.e\.|x+|\.{2,}|…|tbd|todo|insert|name|date|amount|number|link|url|client|vendor|company|project|role|version|placeholder|your|describe|add)[^\]\n]{0,60}\]|\[\s*\]|(['"‘“])(?:\.{2,}|…)\1|\.{3,}|…|\bx\.y(?:\.z)?\b|\{\{[^}\n]*\}\}|\bXX+\b|\b(?:tbd|tba|todo)\b|\b(?:same as (?:before|above|last time|previous(?:ly)?|usual|always)|as (?:discussed|agreed|before|usual|always)|see (?:previous|earlier|my|last|the previous|the last|our) (?:mail|e-?mail|message|ticket|thread|call|conversation))\b/gi;
@@ -62,6 +64,8 @@ export function hollowLine(line: string): Hollow | undefined {
   // "Given ..." or "Then …": a word and an ellipsis where the content should be.
   if (/(?:\.{3,}|…)\s*$/.test(line) && contentWords(bare).length === 0) return "placeholder";
   if (TEMPLATE.some((t) => t.test(bare))) return "template";
+  // "To be agreed at the kick-off", "dates to be confirmed later": put off, with no figure given.
+  if (PUT_OFF.test(bare) && !/\d/.test(bare)) return "placeholder";
   const left = bare.replace(PLACEHOLDER_TOKENS, " ");
   if (left !== bare && contentWords(left).length < 2) return "placeholder";
   return undefined;

@@ -1,6 +1,6 @@
 import type { QuoteRubric, Service } from "../catalog/types.js";
-import { judge, publicCriterion, score, type PublicCriterion } from "./assess.js";
-import { AMOUNT_PATTERN } from "./facts.js";
+import { judge, publicCriterion, score, type Assessment, type PublicCriterion } from "./assess.js";
+import { AMOUNT_PATTERN, findFact } from "./facts.js";
 import { normalize } from "./formats.js";
 
 /**
@@ -9,7 +9,7 @@ import { normalize } from "./formats.js";
  * missing from the clause library, never inventing the vendor's amounts.
  */
 export interface ConsistencyCheck {
-  check: "currency" | "total" | "payment-shares";
+  check: "currency" | "total" | "payment-shares" | "computation" | "payment-amounts";
   ok: boolean;
   message: string;
 }
@@ -49,13 +49,33 @@ interface Amount {
 /** Amounts with the part of the text they stand in: a line, or a piece of one ("design EUR 6,000; build ..."). */
 function amounts(text: string): Amount[] {
   const out: Amount[] = [];
-  for (const line of text.split(/\n|;\s*|\s[|·•]\s|,\s+(?=\D)|\.\s+/)) {
+  // A table row ("Design | EUR 2,900") is one line; "design €6,000 | build €9,000" is two.
+  const pieces = text.split(/\n|;\s*|,\s+(?=\D)|\.\s+/).flatMap((line) => ((line.match(AMOUNT_PATTERN) ?? []).length > 1 ? line.split(/\s[|·•]\s/) : [line]));
+  for (const line of pieces) {
     for (const m of line.matchAll(AMOUNT_PATTERN)) {
-      const symbol = m[0].replace(/[\d.,' ]|\b[kKmM]\b/g, "").trim().toUpperCase();
+      const symbol = m[0].replace(/[\d.,' ]|(?<=\d\s?)[kKmM]\b/g, "").trim().toUpperCase();
       out.push({ currency: CURRENCY[symbol] ?? symbol, value: parseAmount(m[1] ?? m[2] ?? "0"), line });
     }
   }
   return out;
+}
+
+const UNIT = "(?:[\\p{L}-]+\\s+){0,2}?(?:days?|hours?|hrs?|weeks?|months?|sprints?|licen[cs]es?|seats?|users?|units?|pages?|items?)";
+const AMOUNT = AMOUNT_PATTERN.source;
+/** "12 days × €850 = €11,050", "48 consultant days at a day rate of EUR 1,050, which comes to EUR 50,400". */
+const COMPUTATION = new RegExp(
+  `\\b(\\d+(?:[.,]\\d+)?)\\s*${UNIT}?\\s*(?:×|x|\\*|@|at)\\s*(?:an?\\s+(?:\\p{L}+\\s+)?rate\\s+of\\s+)?(?<rate>${AMOUNT})(?:\\s*(?:per|/|a|an)\\s*\\p{L}+)?\\s*(?:=|→|:|,?\\s*(?:which\\s+)?(?:comes?|amounts?)\\s+to|,?\\s*(?:making|totall?ing|in total))\\s*(?<result>${AMOUNT})`,
+  "giu",
+);
+
+function valueOf(amount: string): number {
+  const m = new RegExp(AMOUNT, "i").exec(amount);
+  return parseAmount(m?.[1] ?? m?.[2] ?? "0");
+}
+
+/** Quantity times rate against the result the quote states. */
+function computations(text: string): { stated: number; computed: number; found: string }[] {
+  return [...text.matchAll(COMPUTATION)].map((m) => ({ stated: valueOf(m.groups!.result!), computed: Number(m[1]!.replace(",", ".")) * valueOf(m.groups!.rate!), found: m[0] }));
 }
 
 const TOTAL = /\b(?:total|sum|grand total|in total|total price|total fee)\b/i;
@@ -92,6 +112,27 @@ export function consistency(all: string, priceText: string, paymentText: string)
       message: ok ? `The line items add up to the total (${total}).` : `The line items add up to ${sum}, but the total says ${total}: ask which is right.`,
     });
   }
+  const stated = computations(priceText.replace(/\s+/g, " "));
+  for (const c of stated) {
+    const ok = Math.abs(c.computed - c.stated) < 1;
+    checks.push({
+      check: "computation",
+      ok,
+      message: ok ? `${c.found.trim()} is computed correctly.` : `"${c.found.trim()}" does not add up: it makes ${Math.round(c.computed * 100) / 100}: ask which is right.`,
+    });
+  }
+  // Instalments stated as amounts ("EUR 15,120 on signing, ...") against the price they split.
+  const total = totals[0]?.value ?? (stated.length === 1 ? stated[0]!.stated : undefined);
+  const instalments = amounts(paymentText).filter((a) => !NOT_AN_ITEM.test(a.line) || /\b(?:deposit|instal?ments?)\b/i.test(a.line));
+  if (total !== undefined && instalments.length >= 2 && !/%|percent/i.test(paymentText)) {
+    const sum = Math.round(instalments.reduce((s, a) => s + a.value, 0) * 100) / 100;
+    const ok = Math.abs(sum - total) < 1;
+    checks.push({
+      check: "payment-amounts",
+      ok,
+      message: ok ? `The payment instalments add up to the price (${total}).` : `The payment instalments add up to ${sum}, but the price is ${total}: ask which is right.`,
+    });
+  }
   const shares = [...paymentText.matchAll(/\b(\d{1,3}(?:[.,]\d+)?)\s?(?:%|percent\b)/gi)].map((m) => Number(m[1]!.replace(",", ".")));
   if (shares.length >= 2) {
     const sum = Math.round(shares.reduce((s, n) => s + n, 0) * 100) / 100;
@@ -109,14 +150,36 @@ function lastAmountOf(lines: Amount[], line: string): Amount {
   return lines.filter((a) => a.line === line).at(-1)!;
 }
 
+/**
+ * The labelling rule as the rubric states it: every essential met, and at least `minOptional` of
+ * the other scored terms met (a term mentioned in passing does not count). A quote without a
+ * single amount, date or duration has nothing concrete to sign, however well it is laid out.
+ */
+function passRule(result: Assessment, rubric: QuoteRubric, text: string): Assessment {
+  const caps: [number, string][] = [];
+  const required = new Set(rubric.criteria.filter((c) => c.required).map((c) => c.id));
+  const others = result.criteria.filter((c) => !required.has(c.id) && c.weight > 0);
+  const met = others.filter((c) => c.status === "met").length;
+  if (rubric.minOptional !== undefined && met < rubric.minOptional) {
+    caps.push([rubric.requiredCap ?? rubric.threshold - 0.5, `only ${met} of the ${others.length} other terms are stated, fewer than ${rubric.minOptional}`]);
+  }
+  const figures = findFact({ text: normalize(text), items: [], ordered: false, code: false, opening: false }, ["amount", "date", "duration"]);
+  if (figures === undefined) caps.push([rubric.hollowCap ?? rubric.shortTextCap, "the quote states no amount, date or duration at all"]);
+  if (caps.length === 0) return result;
+  if (result.cappedAt !== undefined) caps.push([result.cappedAt, result.capReason!]);
+  const [cap, reason] = caps.sort((x, y) => x[0] - y[0])[0]!;
+  const score = Math.min(result.score, cap);
+  return { ...result, score, passed: false, cappedAt: cap, capReason: reason };
+}
+
 export function reviewQuote(quoteText: string, rubric: QuoteRubric, services: ReadonlyMap<string, Service>, serviceUrl: (id: string) => string): QuoteReview {
   const found = judge(quoteText, rubric.criteria);
   const priceId = rubric.criteria.find((c) => /price|cost|fee/.test(c.id))?.id;
   const paymentId = rubric.criteria.find((c) => /payment/.test(c.id))?.id;
   const checks = consistency(normalize(quoteText), priceId ? found.textOf(priceId) : "", paymentId ? found.textOf(paymentId) : "");
   // Numbers that do not add up make the price (or the payment terms) unreliable: it cannot be signed.
-  const contradicted = checks.filter((c) => !c.ok).map((c) => (c.check === "payment-shares" ? paymentId : priceId)).filter((id): id is string => id !== undefined);
-  const result = score(found, rubric, contradicted);
+  const contradicted = checks.filter((c) => !c.ok).map((c) => (c.check === "payment-shares" || c.check === "payment-amounts" ? paymentId : priceId)).filter((id): id is string => id !== undefined);
+  const result = passRule(score(found, rubric, contradicted), rubric, quoteText);
   const byId = new Map(rubric.criteria.map((c) => [c.id, c]));
   const lacking = result.criteria.filter((c) => c.status !== "met");
   const related = [...new Set(lacking.flatMap((c) => byId.get(c.id)!.services))].flatMap((id) => {

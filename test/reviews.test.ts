@@ -295,6 +295,29 @@ Thanks a lot`;
     expect(review.summary).toContain("nothing concrete");
   });
 
+  it("'Steps: happened once, no idea how' denies the steps, whatever follows", () => {
+    const review = bug(`Summary: Gateway dropped all sensor connections
+Environment: EdgeHub GW-200, firmware 3.2.7, site Rotterdam
+Description: Yesterday at 02:14 the gateway dropped all 48 sensors for 25 minutes. It should keep them connected.
+Steps to reproduce: Happened once yesterday, no idea how. Nothing was changed on site that night.`);
+    expect(status(review)["steps-to-reproduce"]).toBe("missing");
+    expect(review.passed).toBe(false);
+  });
+
+  it("'Actual: nothing arrives' is what happens, not a denial", () => {
+    const review = bug(`Title: Password reset mail never arrives for plus addresses
+Env: production, web 6.0.2
+Repro: request a reset for anna+test@example.com on /forgot-password
+Expected: the reset mail arrives within a minute, as it does for anna@example.com
+Actual: nothing arrives; the app log says "invalid recipient"`);
+    expect(review.passed).toBe(true);
+  });
+
+  it("'showing 0 instead of the real grade' tells what happens and what should", () => {
+    const review = bug(`the gradebook is showing 0 instead of the real grade for students with an accent in their name. open class 7B gradebook -> Term 2 -> those rows show 0.0. prod, Safari 17 on the school iPads.`);
+    expect(status(review)).toMatchObject(REQUIRED_BUG);
+  });
+
   it("an unfilled Given ... When ... Then ... proves no acceptance", () => {
     const review = reviewTicket({ type: "task", ticketText: "Task: move the billing worker to the new cluster\n\nWe move it to k8s-prod-2 so that we can shut down the old cluster before its contract ends.\n\nAcceptance:\nGiven ...\nWhen ...\nThen ..." }, ticketRubric);
     expect(status(review)["definition-of-done"]).toBe("missing");

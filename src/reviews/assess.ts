@@ -2,7 +2,7 @@ import type { Criterion, RubricLimits } from "../catalog/types.js";
 import { readDocument, type Line, type Section } from "./document.js";
 import { DATA_KINDS, findFact, isAction, type Span } from "./facts.js";
 import { labelIndex, type LabelIndex } from "./labels.js";
-import { concreteData, contentWords, hollowLine, isFiller, isNegatedFor, vocabularyShare, words, type Hollow } from "./quality.js";
+import { concreteData, contentWords, hollowLine, isFiller, saysUnknown, isNegatedFor, vocabularyShare, words, type Hollow } from "./quality.js";
 
 /**
  * Scores a text against a rubric, the same way for tickets and quotes. The text is read into
@@ -92,11 +92,13 @@ export function judge(raw: string, criteria: readonly Criterion[]): Judgement {
   const allText = spans.map((s) => s.text).join("\n");
   const share = vocabularyShare(allText, index.vocabulary);
 
-  // A criterion its own section denies ("Steps: I could not reproduce it") or leaves open
-  // ("Timeline: TBD") is missing, whatever the rest of the text seems to imply: the author said so.
+  // A criterion its own section denies ("Steps: I could not reproduce it"; "no idea how" first)
+  // or leaves open ("Timeline: TBD", all of it) is missing, whatever the rest of the text seems to
+  // imply: the author said so.
   const denied = (c: Criterion) => {
     const own = spans.filter((s) => s.label === c.id);
-    return own.length > 0 && own.every((s) => s.hollow === "negated" || s.hollow === "placeholder" || negated(s, index.vocabularyOf.get(c.id)!));
+    const denies = (s: ReadSpan) => s.hollow === "negated" || negated(s, index.vocabularyOf.get(c.id)!);
+    return own.length > 0 && (saysUnknown(own[0]!.text) || own.every((s) => denies(s) || s.hollow === "placeholder"));
   };
   const edges = new Map(criteria.map((c) => [c.id, denied(c) ? [] : edgesOf(c, spans, index)]));
   const matched = match(criteria, edges);
@@ -257,7 +259,7 @@ function makeSpan(section: Section, text: string, items: string[], ordered: bool
 // Sentence ends, and the turns where prose moves from one fact to the next ("..., instead it").
 // Chat messages start their sentences in lower case too ("... android 15). tap pay -> ...").
 const SENTENCE_END = /(?<=[.!?])\s+(?=["'(\p{L}\d])/u;
-const TURN = /;\s+|,\s+(?=(?:but|however|instead|whereas|while|although)\b)|\s+(?=(?:but instead|but|instead it|instead the|however|because|so that|in order to|as required by|since)\b)/i;
+const TURN = /;\s+|,\s+(?=(?:but|however|instead|whereas|while|although)\b)|\s+(?=(?:but instead|but|instead it|instead the|instead of|however|because|so that|in order to|as required by|since)\b)/i;
 const ABBREVIATION = /\b(?:e\.g|i\.e|etc|vs|approx|incl|excl|no|nr|fig|ca|mr|mrs|ms|dr|st|v)\.$/i;
 
 export function clauses(text: string): string[] {

@@ -88,7 +88,8 @@ export function isFiller(text: string, hasData: boolean): boolean {
     if (top >= 3 && top / all.length >= 0.4 && !FUNCTION.has([...counts].find(([, n]) => n === top)![0])) return true;
     if (all.length >= 12 && counts.size / all.length < 0.35) return true;
   }
-  return !hasData && all.length >= 10 && !all.some((w) => FUNCTION.has(w));
+  // Terse notes ("open class 7B gradebook -> Term 2 -> rows show 0.0") name things; piles of words do not.
+  return !hasData && all.length >= 10 && !all.some((w) => FUNCTION.has(w)) && concreteData(text) === 0;
 }
 
 // Spelling variants folded before stemming.
@@ -108,7 +109,13 @@ export function vocabularyShare(text: string, vocabulary: ReadonlySet<string>): 
 }
 
 const NEGATION = /\b(?:no|not|none|nothing|without|never|n\/a|can't|cannot|couldn't|could not|unable to|don't|do not|didn't|did not|haven't|have not|hasn't|has not|isn't|is not|won't|will not|unknown|unclear|excluded)\b/i;
+const NOT_KNOWN = /\b(?:no idea|not sure|no clue|don't know|do not know|dunno|can't tell|cannot tell)\b/i;
 const NEGATED_START = /^(?:no|not|none|nothing|unknown|unclear|n\/a|can't say|cannot say|don't know|do not know|no idea|not sure|unsure)\b/i;
+
+/** "Happened once yesterday, no idea how": a short answer that says the author does not know. */
+export function saysUnknown(line: string): boolean {
+  return words(line).length <= 12 && NOT_KNOWN.test(line);
+}
 
 /**
  * A line that denies the criterion it stands for: short and negative ("Not sure", "None yet"),
@@ -119,6 +126,7 @@ const NEGATED_START = /^(?:no|not|none|nothing|unknown|unclear|n\/a|can't say|ca
 export function isNegatedFor(line: string, vocabulary: ReadonlySet<string>): boolean {
   const all = words(line);
   if (all.length <= 4 && NEGATED_START.test(line.trim())) return true;
+  if (saysUnknown(line)) return true;
   if (!NEGATION.test(line)) return false;
   for (let i = 0; i < all.length; i++) {
     if (!vocabulary.has(stemOf(all[i]!))) continue;

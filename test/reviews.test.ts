@@ -318,6 +318,11 @@ Actual: nothing arrives; the app log says "invalid recipient"`);
     expect(status(review)).toMatchObject(REQUIRED_BUG);
   });
 
+  it("labels run together on one line each start their own section", () => {
+    const review = reviewTicket({ type: "task", ticketText: "What: load the ICD-10-GM 2025 codes into the diagnosis picker. Why: the 2025 catalogue applies from 1 January and claims with unknown codes are rejected. Done when: the 2025 catalogue is live on prod and a test claim with a 2025 code is accepted." }, ticketRubric);
+    expect(status(review)).toMatchObject({ what: "met", why: "met", "definition-of-done": "met" });
+  });
+
   it("an unfilled Given ... When ... Then ... proves no acceptance", () => {
     const review = reviewTicket({ type: "task", ticketText: "Task: move the billing worker to the new cluster\n\nWe move it to k8s-prod-2 so that we can shut down the old cluster before its contract ends.\n\nAcceptance:\nGiven ...\nWhen ...\nThen ..." }, ticketRubric);
     expect(status(review)["definition-of-done"]).toBe("missing");

@@ -38,6 +38,8 @@ export interface ReadDocument {
 }
 
 const MAX_LABEL_WORDS = 10;
+/** A short label after a sentence's end on the same line: ". Why: ...". */
+const RUN_ON_LABEL = /(?<=[.!?]\s+)(\p{Lu}[\p{L} ]{1,30}?):\s/gu;
 const CURRENCY_HEADER = /(?:^|[^\p{L}])(€|\$|£|EUR|USD|GBP|CHF|AUD|CAD|SEK|NOK|DKK|PLN)(?:[^\p{L}]|$)/u;
 const BARE_NUMBER = /^([*_]{0,2})\s*(\d[\d.,' ]*)\s*([*_]{0,2})$/;
 const HTML_TAG = /<\/?(?:div|p|br|span|img|a|details|summary|b|i|u|s|strong|em|table|thead|tbody|tr|td|th|ul|ol|li|h[1-6]|pre|code|sub|sup|kbd|hr|input|blockquote|font|center)\b[^>]*>/gi;
@@ -194,6 +196,14 @@ class SectionBuilder {
     const line = raw.trim();
     if (line === "") {
       this.endBlock();
+      return;
+    }
+    // "What: add the codes. Why: the catalogue applies from 1 January. Done when: ...": labels the
+    // rubric knows, run together on one line, each start a line of their own.
+    const next = [...line.matchAll(RUN_ON_LABEL)].find((m) => m.index > 0 && this.resolve(cleanLabel(m[1]!)) !== undefined);
+    if (next) {
+      this.textLine(line.slice(0, next.index));
+      this.textLine(line.slice(next.index));
       return;
     }
     const listMarker = /^(?:(\d{1,2})[.)]|[-*•+]|\(?[a-z]\))\s+(\S.*)$/i.exec(line);

@@ -31,19 +31,21 @@ describe("recommendation quality", () => {
     expect(cases.flatMap((c) => c.accept).filter((id) => !ids.has(id))).toEqual([]);
   });
 
-  // The target on the test part is hit@3 ≥ 0.92 and MRR ≥ 0.8. Measured once after
-  // tuning on the dev part: 0.938 and 0.864 (README, "How recommendations are judged"). This
-  // guards that level, just under it; it is no target.
-  it("keeps the measured level on the test part: hit@3 at least 0.93, MRR at least 0.86", () => {
+  // The target on the test part is hit@3 ≥ 0.92 and MRR ≥ 0.8. With set D in it, measured
+  // once after tuning on the dev part: 0.920 and 0.852 (README, "How recommendations are judged").
+  // These floors are that measured level, just under it; they are no target.
+  it("keeps the measured level on the test part: hit@3 at least 0.915, MRR at least 0.85", () => {
     const result = score(cases.filter((c) => c.split === "test"), ours);
-    expect(result.hitAt3, report(result.misses)).toBeGreaterThanOrEqual(0.93);
-    expect(result.mrr).toBeGreaterThanOrEqual(0.86);
+    expect(result.hitAt3, report(result.misses)).toBeGreaterThanOrEqual(0.915);
+    expect(result.mrr).toBeGreaterThanOrEqual(0.85);
   });
 
-  it("does better on the dev part it was tuned on: hit@3 at least 0.98, MRR at least 0.93", () => {
+  // Measured on the dev part it was tuned on: 1.000 and 0.975; the floors are that measured level,
+  // just under it, not a target (a tuned-on part says little about new wording).
+  it("does better on the dev part it was tuned on: hit@3 at least 0.99, MRR at least 0.97", () => {
     const result = score(cases.filter((c) => c.split === "dev"), ours);
-    expect(result.hitAt3, report(result.misses)).toBeGreaterThanOrEqual(0.98);
-    expect(result.mrr).toBeGreaterThanOrEqual(0.93);
+    expect(result.hitAt3, report(result.misses)).toBeGreaterThanOrEqual(0.99);
+    expect(result.mrr).toBeGreaterThanOrEqual(0.97);
   });
 
   it("beats stock MiniSearch over every field of the same catalog by at least 0.05 hit@3 on the test part", () => {

@@ -2,8 +2,8 @@ import { cp, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 /**
- * A large, deterministic content tree for benchmarks: the minimal test content plus `services`
- * generated services and `faq` generated FAQ entries. Their words are drawn from the sample
+ * A large, deterministic content tree for benchmarks: the minimal test content with the sample's
+ * concepts, plus `services` generated services and `faq` generated FAQ entries. Their words are drawn from the sample
  * content's own vocabulary with a Zipf-like skew (frequent words often, rare words rarely), so
  * the search indexes look like a real catalog's, only bigger.
  */
@@ -35,6 +35,8 @@ export async function generateContent(dir: string, from: string, counts: { servi
   const pick = (n: number) => Array.from({ length: n }, () => WORDS[Math.floor(next() ** 2 * WORDS.length)]!).join(" ");
   const tags = (n: number) => [...new Set(pick(n).split(" "))].join(", ");
   await cp(from, dir, { recursive: true });
+  // The sample's concepts, so a search pays for reading everyday words as a real catalog does.
+  await cp(join(sampleContent, "concepts.yaml"), join(dir, "concepts.yaml"));
   await mkdir(join(dir, "services"), { recursive: true });
   await mkdir(join(dir, "faq"), { recursive: true });
   for (let i = 0; i < counts.services; i++) {

@@ -335,4 +335,52 @@ describe("lowdb store when the disk fails", () => {
       await reopened.close();
     }
   });
+
+  /**
+   * A kill after the failure: the data folder is copied while the store is still open (nothing is
+   * cut off by a clean close), and a store opened on the copy must hold nothing of the three
+   * transactions answered with an error. The three go in one group commit, after one that worked.
+   */
+  const cases: { name: string; when: "before" | "during" | "mark"; fault: "ENOSPC" | "EROFS" | "EIO" }[] = [
+    { name: "ENOSPC (part of the batch written)", when: "before", fault: "ENOSPC" },
+    { name: "EROFS", when: "before", fault: "EROFS" },
+    { name: "EIO (the batch written, its fsync failed)", when: "before", fault: "EIO" },
+    { name: "EROFS arriving while the batch was being written", when: "during", fault: "EROFS" },
+    { name: "EIO arriving while the batch was being written", when: "during", fault: "EIO" },
+    { name: "EIO arriving while the batch's end was being written", when: "mark", fault: "EIO" },
+  ];
+  for (const { name, when, fault } of cases) {
+    it(`keeps nothing of a failed batch after a kill: ${name}`, async () => {
+      const file = await freshFile();
+      const files = new FaultyFiles();
+      const store = await LowdbStore.open(file, { files, control: false });
+      let armed = false;
+      files.beforeWrite = (data) => {
+        if (!data.includes("lead-failed")) return;
+        armed = true;
+        if (when === "before") files.fault = fault;
+      };
+      files.afterWrite = (data) => {
+        if (armed && (when === "during" || (when === "mark" && !data.includes("lead-failed")))) files.fault = fault;
+      };
+      const outcomes = await Promise.allSettled(
+        ["lead-kept", "lead-failed-1", "lead-failed-2", "lead-failed-3"].map((reference) => store.transaction(async (tx) => tx.put("leads", lead(reference)))),
+      );
+      expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected", "rejected", "rejected"]);
+      expect(armed).toBe(true);
+      // Killed here: what is on disk now is all a restart finds.
+      const copy = join(await tempDir("frontdesk-killed-"), "frontdesk.json");
+      folders.push(join(copy, ".."));
+      await cp(join(file, ".."), join(copy, ".."), { recursive: true, filter: (from) => !from.endsWith(".lock") && !from.endsWith(".sock") });
+      const restarted = await LowdbStore.open(copy, { control: false });
+      expect((await restarted.list("leads")).map((l) => l.reference)).toEqual(["lead-kept"]);
+      await restarted.transaction(async (tx) => tx.put("leads", lead("lead-after")));
+      await restarted.close();
+      const again = await LowdbStore.open(copy, { control: false });
+      expect((await again.list("leads")).map((l) => l.reference)).toEqual(["lead-kept", "lead-after"]);
+      await again.close();
+      files.fault = undefined;
+      await store.close();
+    });
+  }
 });

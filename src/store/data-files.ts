@@ -10,7 +10,10 @@ import { COLLECTIONS, StoreError, type Collection, type RememberedAnswer, type S
  * - `frontdesk.json`, the snapshot: one JSON document a person can read, with one record per line
  *   (so it is read a line at a time, never as one huge string). Its header names its generation.
  * - `frontdesk.json.journal.<generation>`: what changed since the snapshot of that generation, one
- *   JSON line per committed transaction (a list of Ops), appended and fsynced before the answer.
+ *   JSON line (a list of Ops) per group commit, appended and fsynced before the answer. Its newline
+ *   is its commit mark, written and fsynced only once the line is durable (see journal.ts): a
+ *   line without one was never acknowledged, and is dropped. Journals written before group
+ *   commits were one line (one list of Ops) per transaction; they read the same.
  * - compaction writes the state as a new snapshot of the next generation (temp file, fsync,
  *   rename, fsync of the folder) while new transactions go to the next generation's journal;
  *   journals older than the snapshot are then removed. A crash at any point leaves a snapshot and
@@ -181,9 +184,10 @@ export async function writeSnapshot(files: Files, file: string, state: State, ge
 }
 
 /**
- * Replays a journal into `model`. A last line that does not parse is a write the crash tore:
- * it was never acknowledged, and is dropped (the returned length excludes it). A bad line
- * anywhere else is damage, and stops the store.
+ * Replays a journal into `model`. Only lines that end in a newline (their commit mark) count:
+ * what follows the last newline, and a last line that does not parse, is a write the crash tore or
+ * that failed; it was never acknowledged, and is dropped (the returned length excludes it). A bad
+ * line anywhere else is damage, and stops the store.
  */
 export async function replayJournal(files: Files, path: string, model: Model): Promise<{ validBytes: number; tornBytes: number }> {
   let validBytes = 0;

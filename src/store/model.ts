@@ -8,7 +8,7 @@ import { COLLECTIONS, type Collection, type RememberedAnswer, type StoredRecord,
  * records taken at one moment stays as it was while the store goes on (compaction writes such a
  * list in the background).
  *
- * Every change is an Op: the journal holds them, one line of them per transaction, and applying
+ * Every change is an Op: the journal holds them, one line of them per group commit, and applying
  * one returns how to undo it, so a transaction whose write failed is taken back out of memory.
  */
 export type Op =

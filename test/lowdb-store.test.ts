@@ -78,7 +78,10 @@ describe("lowdb store on disk", () => {
     const log: string[] = [];
     const reopened = await LowdbStore.open(file, { log: (m) => log.push(m) });
     expect((await reopened.list("leads")).map((l) => l.reference)).toEqual(["lead-1"]);
-    expect(log).toEqual([expect.stringMatching(/^dropped the torn last line \(43 bytes\) of .*journal\.0: a write cut off by a crash, never acknowledged$/)]);
+    expect(log).toEqual([
+      expect.stringMatching(/^dropped the torn last line \(43 bytes\) of .*journal\.0: a write cut off by a crash, never acknowledged$/),
+      expect.stringMatching(/^store loaded 1 records in \d+ ms \(.*frontdesk\.json\)$/),
+    ]);
     expect((await stat(journal0(file))).size).toBe(good);
     await reopened.transaction(async (tx) => tx.put("leads", lead("lead-3")));
     await reopened.close();
@@ -111,6 +114,7 @@ describe("lowdb store on disk", () => {
     const log: string[] = [];
     const options: LowdbStoreOptions = { compaction: { minBytes: 2000, ratio: 0.5 }, log: (m) => log.push(m) };
     const store = await LowdbStore.open(file, options);
+    expect(log.splice(0)).toEqual([expect.stringMatching(/^store loaded 0 records in \d+ ms/)]);
     for (let i = 0; i < 40; i++) await store.transaction(async (tx) => tx.put("leads", lead(`lead-${i}`, { description: "y".repeat(100) })));
     // The journal passed 2,000 bytes (and half the snapshot) on the way: compaction ran by itself.
     await store.compact(); // joins one still running
@@ -211,7 +215,7 @@ describe("lowdb store on disk", () => {
     await cp(fileURLToPath(new URL("fixtures/format-1/frontdesk.json", import.meta.url)), file);
     const log: string[] = [];
     const store = await LowdbStore.open(file, { log: (m) => log.push(m) });
-    expect(log).toEqual([`converted ${file} from format 1 (one JSON document) to format 2 (a snapshot and a journal): 6 records`]);
+    expect(log).toEqual([`converted ${file} from format 1 (one JSON document) to format 2 (a snapshot and a journal): 6 records`, expect.stringMatching(/^store loaded 6 records in \d+ ms/)]);
     expect((await store.list("leads")).map((l) => l.description)).toEqual(["Wants a booking app", 'Line one\nline two, "quoted" and ünïcode 😀']);
     expect(await store.ticketUsage("gpt-format1")).toEqual({ used: 3, email: "dev@example.com" });
     await store.transaction(async (tx) => {
@@ -221,7 +225,9 @@ describe("lowdb store on disk", () => {
     await store.close();
     expect(JSON.parse(await readFile(file, "utf8"))).toMatchObject({ format: "frontdesk-data", version: 2, generation: 0 });
     const reopened = await LowdbStore.open(file, { log: (m) => log.push(m) });
-    expect(log).toHaveLength(1);
+    // Converted once: the second start only loads.
+    expect(log).toHaveLength(3);
+    expect(log[2]).toMatch(/^store loaded 6 records in \d+ ms/);
     expect(await reopened.list("quoteRequests")).toEqual([expect.objectContaining({ reference: "quote-format1", contactEmail: "bo@example.com" })]);
     await reopened.close();
   });
@@ -242,7 +248,7 @@ describe("lowdb store lock", () => {
     await writeFile(`${file}.lock`, String(process.pid));
     const log: string[] = [];
     const store = await LowdbStore.open(file, { log: (m) => log.push(m) });
-    expect(log).toEqual([`removed the lock file ${file}.lock left by an earlier Frontdesk version`]);
+    expect(log).toEqual([`removed the lock file ${file}.lock left by an earlier Frontdesk version`, expect.stringMatching(/^store loaded 0 records in \d+ ms/)]);
     await store.close();
     // This format's lock, left by a process that died (not refreshed for longer than the stale time).
     await mkdir(`${file}.lock`);

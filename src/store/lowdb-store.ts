@@ -91,7 +91,9 @@ export class LowdbStore implements Store {
       await files.unlink(temporaryPath(file)).catch(ignoreMissing);
       const folder = new DataFolder(files, file);
       const db = new Low<Model>(folder, new Model());
+      const loading = performance.now();
       await db.read();
+      const loaded = `store loaded ${db.data.size} records in ${Math.round(performance.now() - loading)} ms`;
       if (folder.format1) {
         await db.write();
         log(`converted ${file} from format 1 (one JSON document) to format 2 (a snapshot and a journal): ${db.data.size} records`);
@@ -108,6 +110,7 @@ export class LowdbStore implements Store {
       } else {
         journal = await createJournalFile(files, file, folder.generation);
       }
+      log(`${loaded} (${file})`);
       store = new LowdbStore(file, db, journal, folder.snapshotBytes, lock, files, options);
       if (lostEarly) store.loseLock(lostEarly);
       if (options.control !== false) store.control = await serveControl(store, controlPath(file), log);

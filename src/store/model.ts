@@ -81,6 +81,22 @@ export class Model {
     return COLLECTIONS.reduce((n, c) => n + this.collections[c].size, 0);
   }
 
+  /** Applies `op` as loading does: nothing to undo, so nothing kept to undo it. */
+  load(op: Op): void {
+    switch (op[0]) {
+      case "put":
+        return this.setRecord(op[1], op[2].reference, op[2]);
+      case "delete":
+        return this.setRecord(op[1], op[2], undefined);
+      case "usage":
+        return void this.ticketUsage.set(op[1], op[2]);
+      case "remember":
+        return void this.idempotency.set(op[1], op[2]);
+      case "forget":
+        return void this.idempotency.delete(op[1]);
+    }
+  }
+
   apply(op: Op): Undo {
     switch (op[0]) {
       case "put": {

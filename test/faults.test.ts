@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
@@ -36,6 +36,11 @@ interface Environment {
    * true); there, each answer is 200 or 503, and at least one is 503.
    */
   exact: boolean;
+  /**
+   * A kill, simulated: copies the data as it is on disk now, with the store still open (nothing
+   * cut off by a clean close), and returns how to open a store on the copy.
+   */
+  kill?: () => Promise<() => Promise<Store>>;
 }
 
 const BUG = "## Steps to reproduce\n1. Open the invoice page\n2. Click Export\n## Expected\nA PDF download.";
@@ -93,14 +98,23 @@ async function faultScenario(name: string, env: Environment): Promise<void> {
   expect((await post("/api/v1/tickets/review", ticket("client-a"))).status).toBe(200);
 
   await env.inject();
+  // Kills simulated during the fault: what each copy must hold is what was acknowledged by then.
+  const kills: { open: () => Promise<Store>; acknowledged: Record<keyof typeof acknowledged, string[]>; delivered: Map<string, number> }[] = [];
+  const killHere = async () => {
+    if (!env.kill) return;
+    const open = await env.kill();
+    kills.push({ open, acknowledged: { leads: [...acknowledged.leads], ticketReviews: [...acknowledged.ticketReviews], waitlist: [...acknowledged.waitlist] }, delivered: new Map(delivered) });
+  };
   const during = [
     await post("/api/v1/leads/intent", lead("keyed"), { "idempotency-key": "key-during" }),
     await post("/api/v1/leads/intent", lead("keyed"), { "idempotency-key": "key-during" }),
     await post("/api/v1/leads/intent", lead("conversation", { conversationId: "conv-during" })),
     await post("/api/v1/leads/intent", lead("conversation again", { conversationId: "conv-during" })),
     ...(await Promise.all(Array.from({ length: 6 }, () => post("/api/v1/tickets/review", ticket("client-b"))))),
-    await post("/api/v1/waitlist", { name: "Ann", email: `ann-${name.replace(/\W/g, "-")}@example.com` }),
   ];
+  await killHere();
+  during.push(await post("/api/v1/waitlist", { name: "Ann", email: `ann-${name.replace(/\W/g, "-")}@example.com` }));
+  await killHere();
   for (const answer of during) {
     // On a real disk: stored (200), or refused for the reviews that were (429).
     if (!env.exact && (answer.status === 200 || answer.body.error?.code === "free_limit_reached")) continue;
@@ -153,6 +167,22 @@ async function faultScenario(name: string, env: Environment): Promise<void> {
     expect((await store.ticketUsage(clientId)).used, `allowance of ${clientId}`).toBe(delivered.get(clientId));
     expect((await store.list("ticketReviews")).filter((r) => r.clientId === clientId)).toHaveLength(delivered.get(clientId)!);
   }
+
+  // Started again after a kill during the fault: what was acknowledged by then, and nothing else.
+  for (const [n, kill] of kills.entries()) {
+    const killed = await kill.open();
+    try {
+      for (const collection of ["leads", "ticketReviews", "waitlist"] as const) {
+        const stored = (await killed.list(collection)).map((r) => r.reference).sort();
+        expect(stored, `kill ${n + 1}, ${collection}: stored = acknowledged by then`).toEqual([...kill.acknowledged[collection]].sort());
+      }
+      for (const clientId of ["client-a", "client-b"]) {
+        expect((await killed.ticketUsage(clientId)).used, `kill ${n + 1}, allowance of ${clientId}`).toBe(kill.delivered.get(clientId) ?? 0);
+      }
+    } finally {
+      await killed.close();
+    }
+  }
   }
 }
 
@@ -168,6 +198,28 @@ describe("disk faults on the embedded store", () => {
         heal: async () => void (files.fault = undefined),
         cause: new RegExp(`embedded store .* cannot save: .*\\(${fault}\\)`),
         exact: true,
+      });
+    });
+  }
+
+  // The same, with the process killed during the fault (EIO: the writes land, their fsync fails).
+  for (const fault of ["ENOSPC", "EROFS", "EIO"] as Fault[]) {
+    it(`${fault}, killed during the fault: a restart finds nothing of a failed request`, async () => {
+      const folder = await tempDir("frontdesk-faults-");
+      folders.push(folder);
+      const files = new FaultyFiles();
+      await faultScenario(`lowdb ${fault} killed`, {
+        open: () => LowdbStore.open(join(folder, "frontdesk.json"), { files }),
+        inject: async () => void (files.fault = fault),
+        heal: async () => void (files.fault = undefined),
+        cause: new RegExp(`embedded store .* cannot save: .*\\(${fault}\\)`),
+        exact: true,
+        kill: async () => {
+          const copy = await tempDir("frontdesk-killed-");
+          folders.push(copy);
+          await cp(folder, copy, { recursive: true, filter: (from) => !from.endsWith(".lock") && !from.endsWith(".sock") });
+          return () => LowdbStore.open(join(copy, "frontdesk.json"), { control: false });
+        },
       });
     });
   }

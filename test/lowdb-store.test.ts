@@ -78,7 +78,10 @@ describe("lowdb store on disk", () => {
     const log: string[] = [];
     const reopened = await LowdbStore.open(file, { log: (m) => log.push(m) });
     expect((await reopened.list("leads")).map((l) => l.reference)).toEqual(["lead-1"]);
-    expect(log).toEqual([expect.stringMatching(/^dropped the torn last line \(43 bytes\) of .*journal\.0: a write cut off by a crash, never acknowledged$/)]);
+    expect(log).toEqual([
+      expect.stringMatching(/^dropped the torn last line \(43 bytes\) of .*journal\.0: a write cut off by a crash, never acknowledged$/),
+      expect.stringMatching(/^store loaded 1 records in \d+ ms \(.*frontdesk\.json\)$/),
+    ]);
     expect((await stat(journal0(file))).size).toBe(good);
     await reopened.transaction(async (tx) => tx.put("leads", lead("lead-3")));
     await reopened.close();
@@ -111,6 +114,7 @@ describe("lowdb store on disk", () => {
     const log: string[] = [];
     const options: LowdbStoreOptions = { compaction: { minBytes: 2000, ratio: 0.5 }, log: (m) => log.push(m) };
     const store = await LowdbStore.open(file, options);
+    expect(log.splice(0)).toEqual([expect.stringMatching(/^store loaded 0 records in \d+ ms/)]);
     for (let i = 0; i < 40; i++) await store.transaction(async (tx) => tx.put("leads", lead(`lead-${i}`, { description: "y".repeat(100) })));
     // The journal passed 2,000 bytes (and half the snapshot) on the way: compaction ran by itself.
     await store.compact(); // joins one still running
@@ -211,7 +215,7 @@ describe("lowdb store on disk", () => {
     await cp(fileURLToPath(new URL("fixtures/format-1/frontdesk.json", import.meta.url)), file);
     const log: string[] = [];
     const store = await LowdbStore.open(file, { log: (m) => log.push(m) });
-    expect(log).toEqual([`converted ${file} from format 1 (one JSON document) to format 2 (a snapshot and a journal): 6 records`]);
+    expect(log).toEqual([`converted ${file} from format 1 (one JSON document) to format 2 (a snapshot and a journal): 6 records`, expect.stringMatching(/^store loaded 6 records in \d+ ms/)]);
     expect((await store.list("leads")).map((l) => l.description)).toEqual(["Wants a booking app", 'Line one\nline two, "quoted" and ünïcode 😀']);
     expect(await store.ticketUsage("gpt-format1")).toEqual({ used: 3, email: "dev@example.com" });
     await store.transaction(async (tx) => {
@@ -221,7 +225,9 @@ describe("lowdb store on disk", () => {
     await store.close();
     expect(JSON.parse(await readFile(file, "utf8"))).toMatchObject({ format: "frontdesk-data", version: 2, generation: 0 });
     const reopened = await LowdbStore.open(file, { log: (m) => log.push(m) });
-    expect(log).toHaveLength(1);
+    // Converted once: the second start only loads.
+    expect(log).toHaveLength(3);
+    expect(log[2]).toMatch(/^store loaded 6 records in \d+ ms/);
     expect(await reopened.list("quoteRequests")).toEqual([expect.objectContaining({ reference: "quote-format1", contactEmail: "bo@example.com" })]);
     await reopened.close();
   });
@@ -242,7 +248,7 @@ describe("lowdb store lock", () => {
     await writeFile(`${file}.lock`, String(process.pid));
     const log: string[] = [];
     const store = await LowdbStore.open(file, { log: (m) => log.push(m) });
-    expect(log).toEqual([`removed the lock file ${file}.lock left by an earlier Frontdesk version`]);
+    expect(log).toEqual([`removed the lock file ${file}.lock left by an earlier Frontdesk version`, expect.stringMatching(/^store loaded 0 records in \d+ ms/)]);
     await store.close();
     // This format's lock, left by a process that died (not refreshed for longer than the stale time).
     await mkdir(`${file}.lock`);
@@ -335,4 +341,52 @@ describe("lowdb store when the disk fails", () => {
       await reopened.close();
     }
   });
+
+  /**
+   * A kill after the failure: the data folder is copied while the store is still open (nothing is
+   * cut off by a clean close), and a store opened on the copy must hold nothing of the three
+   * transactions answered with an error. The three go in one group commit, after one that worked.
+   */
+  const cases: { name: string; when: "before" | "during" | "mark"; fault: "ENOSPC" | "EROFS" | "EIO" }[] = [
+    { name: "ENOSPC (part of the batch written)", when: "before", fault: "ENOSPC" },
+    { name: "EROFS", when: "before", fault: "EROFS" },
+    { name: "EIO (the batch written, its fsync failed)", when: "before", fault: "EIO" },
+    { name: "EROFS arriving while the batch was being written", when: "during", fault: "EROFS" },
+    { name: "EIO arriving while the batch was being written", when: "during", fault: "EIO" },
+    { name: "EIO arriving while the batch's end was being written", when: "mark", fault: "EIO" },
+  ];
+  for (const { name, when, fault } of cases) {
+    it(`keeps nothing of a failed batch after a kill: ${name}`, async () => {
+      const file = await freshFile();
+      const files = new FaultyFiles();
+      const store = await LowdbStore.open(file, { files, control: false });
+      let armed = false;
+      files.beforeWrite = (data) => {
+        if (!data.includes("lead-failed")) return;
+        armed = true;
+        if (when === "before") files.fault = fault;
+      };
+      files.afterWrite = (data) => {
+        if (armed && (when === "during" || (when === "mark" && !data.includes("lead-failed")))) files.fault = fault;
+      };
+      const outcomes = await Promise.allSettled(
+        ["lead-kept", "lead-failed-1", "lead-failed-2", "lead-failed-3"].map((reference) => store.transaction(async (tx) => tx.put("leads", lead(reference)))),
+      );
+      expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected", "rejected", "rejected"]);
+      expect(armed).toBe(true);
+      // Killed here: what is on disk now is all a restart finds.
+      const copy = join(await tempDir("frontdesk-killed-"), "frontdesk.json");
+      folders.push(join(copy, ".."));
+      await cp(join(file, ".."), join(copy, ".."), { recursive: true, filter: (from) => !from.endsWith(".lock") && !from.endsWith(".sock") });
+      const restarted = await LowdbStore.open(copy, { control: false });
+      expect((await restarted.list("leads")).map((l) => l.reference)).toEqual(["lead-kept"]);
+      await restarted.transaction(async (tx) => tx.put("leads", lead("lead-after")));
+      await restarted.close();
+      const again = await LowdbStore.open(copy, { control: false });
+      expect((await again.list("leads")).map((l) => l.reference)).toEqual(["lead-kept", "lead-after"]);
+      await again.close();
+      files.fault = undefined;
+      await store.close();
+    });
+  }
 });

@@ -1,7 +1,11 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Fastify from "fastify";
 import { createApp } from "../src/app.js";
+import { LiveCatalog } from "../src/catalog/live.js";
 import { loggerOptions } from "../src/api/observability.js";
 import { OpeningStore } from "../src/store/open.js";
 import type { Store } from "../src/store/store.js";
@@ -87,5 +91,34 @@ describe("health, request ids and logs", () => {
     expect(lines.join("")).toContain("store refused the lead");
     expect(lines.join("")).not.toContain("secret.person");
     expect(lines.join("")).not.toContain("secret-client");
+  });
+});
+
+describe("the README's write-path table", () => {
+  it("lists 503 not_ready, which every POST answers until a catalog has arrived", async () => {
+    const empty = await mkdtemp(join(tmpdir(), "frontdesk-nocatalog-"));
+    const catalog = await LiveCatalog.open(empty, "http://x", { waitForFirst: true });
+    const app = await createApp({ catalog, store: t.store, config: { publicBaseUrl: "http://x" } });
+    try {
+      const codes = new Set<string>();
+      for (const [url, payload] of [
+        ["/api/v1/leads/intent", { description: "Before any catalog" }],
+        ["/api/v1/waitlist", { name: "Ann", email: "ann@example.com" }],
+        ["/api/v1/tickets/review", { ticketText: "## Steps\n1. Open\n## Expected\nIt opens.", clientId: "c" }],
+      ] as const) {
+        const res = await app.inject({ method: "POST", url, payload });
+        expect(res.statusCode, url).toBe(503);
+        expect(res.headers["retry-after"]).toBe("5");
+        codes.add(JSON.parse(res.body).error.code);
+      }
+      expect([...codes]).toEqual(["not_ready"]);
+      const readme = await readFile(new URL("../README.md", import.meta.url), "utf8");
+      const table = readme.slice(readme.indexOf("**What a client can get from the write path**"), readme.indexOf("- **Personal data.**"));
+      expect(table).toMatch(/^\s*\| 503 \| `not_ready` \|.*Retry-After/m);
+    } finally {
+      await app.close();
+      catalog.close();
+      await rm(empty, { recursive: true, force: true });
+    }
   });
 });

@@ -10,7 +10,10 @@ import { COLLECTIONS, StoreError, type Collection, type RememberedAnswer, type S
  * - `frontdesk.json`, the snapshot: one JSON document a person can read, with one record per line
  *   (so it is read a line at a time, never as one huge string). Its header names its generation.
  * - `frontdesk.json.journal.<generation>`: what changed since the snapshot of that generation, one
- *   JSON line per committed transaction (a list of Ops), appended and fsynced before the answer.
+ *   JSON line (a list of Ops) per group commit, appended and fsynced before the answer. Its newline
+ *   is its commit mark, written and fsynced only once the line is durable (see journal.ts): a
+ *   line without one was never acknowledged, and is dropped. Journals written before group
+ *   commits were one line (one list of Ops) per transaction; they read the same.
  * - compaction writes the state as a new snapshot of the next generation (temp file, fsync,
  *   rename, fsync of the folder) while new transactions go to the next generation's journal;
  *   journals older than the snapshot are then removed. A crash at any point leaves a snapshot and
@@ -72,8 +75,14 @@ export async function readSnapshot(files: Files, file: string, model: Model): Pr
   let section: string | undefined;
   let header: Header | undefined;
   let ended = false;
-  const { tail, size } = await readLines(files, file, (line) => {
+  const { tail, size } = await readLines(files, file, (chunk, start, end) => {
     if (ended) throw corrupt(file, "text after the end of the document");
+    // A record's line, the most of the file: one string of it, without its comma, parsed as it is.
+    if (section !== undefined && (chunk[start] === 0x7b /* { */ || chunk[start] === 0x5b) /* [ */) {
+      addEntry(file, model, section!, parseLine(file, chunk.toString("utf8", start, chunk[end - 1] === 0x2c /* , */ ? end - 1 : end)));
+      return;
+    }
+    const line = chunk.toString("utf8", start, end);
     if (header === undefined) {
       header = parseLine(file, `${line.replace(/,$/, "")}}`) as Header;
       if (header.format !== FORMAT || header.version !== VERSION || !Number.isInteger(header.generation)) {
@@ -110,10 +119,10 @@ function addEntry(file: string, model: Model, section: string, value: unknown): 
   if ((COLLECTIONS as readonly string[]).includes(section)) {
     const record = value as StoredRecord;
     if (record === null || typeof record !== "object" || typeof record.reference !== "string") throw corrupt(file, `a ${section} entry without a reference`);
-    model.apply(["put", section as Collection, record]);
+    model.load(["put", section as Collection, record]);
   } else if (section === "ticketUsage" || section === "idempotency") {
     if (!Array.isArray(value) || value.length !== 2 || typeof value[0] !== "string") throw corrupt(file, `a ${section} entry that is not a [key, value] pair`);
-    model.apply(section === "ticketUsage" ? ["usage", value[0], value[1] as TicketUsage] : ["remember", value[0], value[1] as RememberedAnswer]);
+    model.load(section === "ticketUsage" ? ["usage", value[0], value[1] as TicketUsage] : ["remember", value[0], value[1] as RememberedAnswer]);
   } else {
     throw corrupt(file, `an unknown list "${section}"`);
   }
@@ -122,7 +131,7 @@ function addEntry(file: string, model: Model, section: string, value: unknown): 
 /** Reads a format 1 file (the whole state in one document) into `model`; the caller writes it as a snapshot. */
 async function readFormat1(files: Files, file: string, model: Model): Promise<LoadedSnapshot> {
   const chunks: Buffer[] = [];
-  const { tail } = await readLines(files, file, (line) => chunks.push(Buffer.from(`${line}\n`)));
+  const { tail } = await readLines(files, file, (chunk, start, end) => chunks.push(Buffer.from(chunk.subarray(start, end + 1))));
   let data: Record<string, unknown>;
   try {
     data = JSON.parse(Buffer.concat([...chunks, tail]).toString("utf8")) as Record<string, unknown>;
@@ -181,15 +190,17 @@ export async function writeSnapshot(files: Files, file: string, state: State, ge
 }
 
 /**
- * Replays a journal into `model`. A last line that does not parse is a write the crash tore:
- * it was never acknowledged, and is dropped (the returned length excludes it). A bad line
- * anywhere else is damage, and stops the store.
+ * Replays a journal into `model`. Only lines that end in a newline (their commit mark) count:
+ * what follows the last newline, and a last line that does not parse, is a write the crash tore or
+ * that failed; it was never acknowledged, and is dropped (the returned length excludes it). A bad
+ * line anywhere else is damage, and stops the store.
  */
 export async function replayJournal(files: Files, path: string, model: Model): Promise<{ validBytes: number; tornBytes: number }> {
   let validBytes = 0;
   let bad: { line: number; error: string } | undefined;
   let lines = 0;
-  const { size } = await readLines(files, path, (text, end) => {
+  const { size } = await readLines(files, path, (chunk, start, end, offset) => {
+    const text = chunk.toString("utf8", start, end);
     lines++;
     if (bad) throw corrupt(path, `line ${bad.line}: ${bad.error}`);
     let ops: unknown;
@@ -201,8 +212,8 @@ export async function replayJournal(files: Files, path: string, model: Model): P
       bad = { line: lines, error: (error as Error).message };
       return;
     }
-    for (const op of ops as Op[]) model.apply(op);
-    validBytes = end;
+    for (const op of ops as Op[]) model.load(op);
+    validBytes = offset;
   });
   return { validBytes, tornBytes: size - validBytes };
 }

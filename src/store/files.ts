@@ -49,33 +49,57 @@ export async function syncFolder(files: Files, dir: string): Promise<void> {
 
 export const errorCode = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code;
 
-const CHUNK = 1 << 20;
+const CHUNK = 4 << 20;
 
 /**
  * Reads a file line by line, a chunk at a time (so other work runs between chunks, and no single
- * string holds the whole file). Calls `line` for each line that ends in a newline, with its end
- * offset; returns what follows the last newline (empty when the file ends in one).
+ * string holds the whole file); the next chunk is read while this one's lines are handled. Calls
+ * `line` for each line that ends in a newline with the bytes that hold it (`chunk` from `start`
+ * to `end`, the newline excluded; the caller makes a string of what it needs, once) and the
+ * line's end offset in the file; returns what follows the last newline (empty when the file ends
+ * in one).
  */
-export async function readLines(files: Files, path: string, line: (text: string, end: number) => void): Promise<{ tail: Buffer; size: number }> {
+export async function readLines(
+  files: Files,
+  path: string,
+  line: (chunk: Buffer, start: number, end: number, offset: number) => void,
+): Promise<{ tail: Buffer; size: number }> {
   const handle = await files.open(path, "r");
+  // Room is left at the front for the part line carried over from the chunk before, so that
+  // carrying it copies only it, never the whole chunk.
+  const CARRY = 64 << 10;
+  const read = async (position: number) => {
+    const buffer = Buffer.allocUnsafe(CARRY + CHUNK);
+    const { bytesRead } = await handle.read(buffer, CARRY, CHUNK, position);
+    return buffer.subarray(CARRY, CARRY + bytesRead);
+  };
+  let next: Promise<Buffer> | undefined;
   try {
     let carry: Buffer = Buffer.alloc(0);
     let position = 0;
+    next = read(0);
     for (;;) {
-      const buffer = Buffer.allocUnsafe(CHUNK);
-      const { bytesRead } = await handle.read(buffer, 0, CHUNK, position);
-      if (bytesRead === 0) return { tail: carry, size: position };
-      const chunk = carry.length ? Buffer.concat([carry, buffer.subarray(0, bytesRead)]) : buffer.subarray(0, bytesRead);
+      const data = await next;
+      if (data.length === 0) return { tail: carry, size: position };
+      let chunk = data;
+      if (carry.length > 0 && carry.length <= data.byteOffset) {
+        chunk = Buffer.from(data.buffer, data.byteOffset - carry.length, carry.length + data.length);
+        carry.copy(chunk, 0);
+      } else if (carry.length > 0) {
+        chunk = Buffer.concat([carry, data]);
+      }
       const chunkStart = position - carry.length;
-      position += bytesRead;
+      position += data.length;
+      next = read(position);
       let start = 0;
       for (let end = chunk.indexOf(10); end >= 0; end = chunk.indexOf(10, start)) {
-        line(chunk.toString("utf8", start, end), chunkStart + end + 1);
+        line(chunk, start, end, chunkStart + end + 1);
         start = end + 1;
       }
-      carry = Buffer.from(chunk.subarray(start));
+      carry = start < chunk.length ? Buffer.from(chunk.subarray(start)) : Buffer.alloc(0);
     }
   } finally {
+    await next?.catch(() => undefined);
     await handle.close();
   }
 }

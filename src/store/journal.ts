@@ -6,12 +6,24 @@ import { StorageUnavailable } from "./store.js";
 
 /**
  * The embedded store's journal and its group commit. A transaction is applied to memory first
- * (so the next one sees it) and handed here with how to undo it; its line is appended with
- * everything that piled up while the previous append was on its way to disk, one fsync for the
- * lot. When an append fails, every transaction not yet on disk is taken back out of memory
- * (newest first) and fails, and the file is cut back to its last good length before the next
- * append, so nothing of a failed write is read at the next start. Nobody is answered before the
- * writes their answer rests on are durable.
+ * (so the next one sees it) and handed here with how to undo it; its changes are appended with
+ * everything that piled up while the previous append was on its way to disk.
+ *
+ * A group commit is one unit that a start takes whole or not at all: one line holding the changes
+ * of all its transactions, written in two steps. First the line without its newline, fsynced;
+ * then the newline, its commit mark, fsynced. A start reads only lines that end in a newline (the
+ * rest is a torn last line, dropped and cut off), so a batch whose write or fsync failed is never
+ * read again, even when the process is killed before anything could be cut off: its bytes carry
+ * no mark. And a mark only follows bytes already durable.
+ *
+ * When an append fails, every transaction not yet on disk is taken back out of memory (newest
+ * first) and fails, and the file is cut back to its last good length at once (and again before the
+ * next append, if the disk refused). Should the mark itself have been written before the failure
+ * and the cut be refused (EIO), the mark is overwritten. Nobody is answered before the writes
+ * their answer rests on are durable. What cannot be helped: a disk that turns read-only between
+ * writing a mark and its fsync refuses both the cut and the overwrite; the mark is then in the
+ * page cache only, never on the disk, which a restart (after the remount that a read-only disk
+ * needs anyway) does not see.
  */
 export interface JournalFile {
   handle: FileHandle;
@@ -21,11 +33,14 @@ export interface JournalFile {
   size: number;
   /** A write failed after `size`: the file may hold more, to be cut off before the next append. */
   dirty: boolean;
+  /** Where the commit mark of the batch being written goes, once its line is durable. */
+  marked?: number | undefined;
 }
 
 interface Entry {
   seq: number;
-  line: string;
+  /** The transaction's changes as JSON, without the brackets of their list. */
+  ops: string;
   undo: Undo[];
   resolve(): void;
   reject(error: Error): void;
@@ -95,10 +110,18 @@ export class Journal {
     let reject!: (error: Error) => void;
     const durable = new Promise<void>((yes, no) => ((resolve = yes), (reject = no)));
     durable.catch(() => undefined); // whoever waits for it gets the rejection; nobody waiting is no crash
-    const entry: Entry = { seq: ++this.appliedSeq, line: `${JSON.stringify(ops)}\n`, undo, resolve, reject, durable };
+    const entry: Entry = { seq: ++this.appliedSeq, ops: JSON.stringify(ops).slice(1, -1), undo, resolve, reject, durable };
     this.pending.push(entry);
-    this.writing ??= this.flush().finally(() => (this.writing = undefined));
+    this.kick();
     return entry.seq;
+  }
+
+  /** Starts appending unless an append is on its way (one added as that one ended is taken up after it). */
+  private kick(): void {
+    this.writing ??= this.flush().finally(() => {
+      this.writing = undefined;
+      if (this.pending.length > 0) this.kick();
+    });
   }
 
   /** Resolves once everything up to `seq` (numbered in `epoch`) is on disk; rejects if a failed write took it back. */
@@ -126,9 +149,14 @@ export class Journal {
   /** Appends to `next` from now on (compaction); the caller made sure nothing is pending. */
   async rotate(next: JournalFile): Promise<void> {
     const previous = this.file;
-    await cutBack(previous);
+    await this.cut();
     this.file = next;
     await previous.handle.close().catch(() => undefined);
+  }
+
+  /** Cuts off what a failed write left after the journal's end (it must go before a next journal follows this one); throws if the disk refuses. */
+  cut(): Promise<void> {
+    return cutBack(this.file);
   }
 
   async close(): Promise<void> {
@@ -143,8 +171,11 @@ export class Journal {
     while (this.pending.length > 0) {
       const batch = this.pending.slice();
       try {
-        await this.append(Buffer.from(batch.map((e) => e.line).join("")));
+        await this.append(Buffer.from(`[${batch.map((e) => e.ops).filter((ops) => ops !== "").join(",")}]`));
       } catch (error) {
+        // Cut off at once, before anyone is answered: a kill from here on finds nothing of the batch.
+        await cutBack(this.file).catch(() => unmark(this.file));
+        // Whatever was applied meanwhile rests on the failed batch, and goes with it.
         this.rollBack(unavailable(this.store, error));
         return;
       }
@@ -156,14 +187,19 @@ export class Journal {
     }
   }
 
-  private async append(data: Buffer): Promise<void> {
+  /** Appends `line` (without its newline) as one unit: the line, fsync, its newline (the commit mark), fsync. */
+  private async append(line: Buffer): Promise<void> {
     const file = this.file;
     await cutBack(file);
     file.dirty = true;
-    await writeAll(file.handle, data, file.size);
+    await writeAll(file.handle, line, file.size);
     await file.handle.sync();
-    file.size += data.length;
+    file.marked = file.size + line.length;
+    await writeAll(file.handle, NEWLINE, file.marked);
+    await file.handle.sync();
+    file.size += line.length + 1;
     file.dirty = false;
+    file.marked = undefined;
   }
 
   /** Takes every transaction not yet on disk back out of memory, newest first, and fails them. */
@@ -179,12 +215,30 @@ export class Journal {
   }
 }
 
+const NEWLINE = Buffer.from("\n");
+
 /** Cuts off what a failed write may have left after the journal's durable end. */
 async function cutBack(file: JournalFile): Promise<void> {
   if (!file.dirty) return;
   await file.handle.truncate(file.size);
   await file.handle.sync();
   file.dirty = false;
+  file.marked = undefined;
+}
+
+/**
+ * When the cut was refused: a commit mark that may have been written for a failed batch is
+ * overwritten (with a space, which ends no line), so that no start reads the batch. The file stays
+ * dirty, to be cut before the next append.
+ */
+async function unmark(file: JournalFile): Promise<void> {
+  if (file.marked === undefined) return;
+  try {
+    await writeAll(file.handle, Buffer.from(" "), file.marked);
+    await file.handle.sync().catch(() => undefined); // in the page cache is enough against a kill
+  } catch {
+    // Nothing can be written at all: see the note at the top.
+  }
 }
 
 /** A new, empty journal, its name durable in the folder before anything is appended to it. */

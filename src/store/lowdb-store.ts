@@ -15,7 +15,7 @@ import {
 /**
  * The embedded store: lowdb holds everything in memory (a Model of Maps); on disk, a snapshot and
  * an append-only journal (see data-files.ts), owned by one process (see lock.ts).
- * - a commit appends only what changed (one line) and fsyncs it before the answer, so its cost does
+ * - a commit appends only what changed (in one line per group commit) and fsyncs it before the answer, so its cost does
  *   not grow with what is stored; commits are grouped, and a failed one leaves no trace in memory
  *   or on disk (see journal.ts);
  * - compaction writes a new snapshot in the background once the journal is large, dropping what
@@ -91,7 +91,9 @@ export class LowdbStore implements Store {
       await files.unlink(temporaryPath(file)).catch(ignoreMissing);
       const folder = new DataFolder(files, file);
       const db = new Low<Model>(folder, new Model());
+      const loading = performance.now();
       await db.read();
+      const loaded = `store loaded ${db.data.size} records in ${Math.round(performance.now() - loading)} ms`;
       if (folder.format1) {
         await db.write();
         log(`converted ${file} from format 1 (one JSON document) to format 2 (a snapshot and a journal): ${db.data.size} records`);
@@ -108,6 +110,7 @@ export class LowdbStore implements Store {
       } else {
         journal = await createJournalFile(files, file, folder.generation);
       }
+      log(`${loaded} (${file})`);
       store = new LowdbStore(file, db, journal, folder.snapshotBytes, lock, files, options);
       if (lostEarly) store.loseLock(lostEarly);
       if (options.control !== false) store.control = await serveControl(store, controlPath(file), log);
@@ -304,6 +307,8 @@ export class LowdbStore implements Store {
         // Everything applied is on disk, and no transaction runs: the captured state is exactly
         // what the journals so far hold, and from here on transactions go to the next journal.
         await this.journal.durable(this.journal.last, this.journal.epoch);
+        // A journal that still holds a failed write's bytes is never followed by the next one.
+        await this.journal.cut();
         const next = await createJournalFile(this.files, this.file, this.journal.generation + 1);
         await this.journal.rotate(next);
         return { result: { state: this.db.data.capture(), generation: next.generation }, ops: [] };

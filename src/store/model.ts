@@ -8,7 +8,7 @@ import { COLLECTIONS, type Collection, type RememberedAnswer, type StoredRecord,
  * records taken at one moment stays as it was while the store goes on (compaction writes such a
  * list in the background).
  *
- * Every change is an Op: the journal holds them, one line of them per transaction, and applying
+ * Every change is an Op: the journal holds them, one line of them per group commit, and applying
  * one returns how to undo it, so a transaction whose write failed is taken back out of memory.
  */
 export type Op =
@@ -79,6 +79,22 @@ export class Model {
 
   get size(): number {
     return COLLECTIONS.reduce((n, c) => n + this.collections[c].size, 0);
+  }
+
+  /** Applies `op` as loading does: nothing to undo, so nothing kept to undo it. */
+  load(op: Op): void {
+    switch (op[0]) {
+      case "put":
+        return this.setRecord(op[1], op[2].reference, op[2]);
+      case "delete":
+        return this.setRecord(op[1], op[2], undefined);
+      case "usage":
+        return void this.ticketUsage.set(op[1], op[2]);
+      case "remember":
+        return void this.idempotency.set(op[1], op[2]);
+      case "forget":
+        return void this.idempotency.delete(op[1]);
+    }
   }
 
   apply(op: Op): Undo {

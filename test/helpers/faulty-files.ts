@@ -15,6 +15,10 @@ export class FaultyFiles implements Files {
   fault: Fault | undefined;
   /** Every fault raised, for the test to see that the fault was met at all. */
   raised = 0;
+  /** Called before each write is checked against the fault, with its data: a test may set the fault for this very write. */
+  beforeWrite: ((data: Buffer) => void) | undefined;
+  /** Called once a write has reached the file: a fault set here came while the write was on its way (its fsync fails). */
+  afterWrite: ((data: Buffer) => void) | undefined;
 
   constructor(private readonly base: Files = nodeFiles) {}
 
@@ -30,12 +34,15 @@ export class FaultyFiles implements Files {
     return {
       read: (buffer, offset, length, position) => handle.read(buffer, offset, length, position),
       write: async (buffer, offset, length, position) => {
+        this.beforeWrite?.(buffer.subarray(offset, offset + length));
         if (this.fault === "EROFS") throw this.error("write");
         if (this.fault === "ENOSPC") {
           await handle.write(buffer, offset, Math.floor(length / 2), position);
           throw this.error("write");
         }
-        return handle.write(buffer, offset, length, position);
+        const written = await handle.write(buffer, offset, length, position);
+        this.afterWrite?.(buffer.subarray(offset, offset + length));
+        return written;
       },
       sync: async () => {
         if (this.fault) throw this.error("fsync");

@@ -323,6 +323,14 @@ Actual: nothing arrives; the app log says "invalid recipient"`);
     expect(status(review)).toMatchObject({ what: "met", why: "met", "definition-of-done": "met" });
   });
 
+  it("a numbered task: its action items are the work, its 'Done when' item the definition of done", () => {
+    const review = reviewTicket({ type: "task", ticketText: `1. Rotate the Mailgun API key of billing-service; the current key was pasted into a public Slack channel on 3 May.
+2. Store the new key in Vault under prod/billing/mailgun.
+3. Redeploy billing-service in prod and staging.
+4. Done when a test invoice mail arrives from prod and the old key answers 401.` }, ticketRubric);
+    expect(status(review)).toMatchObject({ what: "met", why: "met", "definition-of-done": "met" });
+  });
+
   it("an unfilled Given ... When ... Then ... proves no acceptance", () => {
     const review = reviewTicket({ type: "task", ticketText: "Task: move the billing worker to the new cluster\n\nWe move it to k8s-prod-2 so that we can shut down the old cluster before its contract ends.\n\nAcceptance:\nGiven ...\nWhen ...\nThen ..." }, ticketRubric);
     expect(status(review)["definition-of-done"]).toBe("missing");

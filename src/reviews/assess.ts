@@ -235,7 +235,9 @@ function splitList(items: readonly Line[], labelled: boolean): { list: string[];
   if (labelled || items.some((it) => /^\[[ xX]\]/.test(it.text))) return { list: items.map((it) => it.text), loose: [] };
   const first = (it: Line) => it.text.split("\n")[0]!;
   const actions = items.filter((it) => isAction(first(it)));
-  const steps = items.every((it) => it.ordered) && items.length >= 2 ? items : actions.length >= 2 ? actions : [];
+  // A numbered list is steps; when two or more of its items are actions, an item that is not
+  // ("5. Done when the mail arrives") is read on its own.
+  const steps = actions.length >= 2 ? actions : items.every((it) => it.ordered) && items.length >= 2 ? items : [];
   const inSteps = new Set(steps);
   return {
     // "1. Replace the key; the old one leaked on 4 June": the step is before the semicolon.

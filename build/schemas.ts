@@ -64,6 +64,7 @@ const criterionProperties = {
   weight: { type: "number", minimum: 0, maximum: 10, multipleOf: 0.5 },
   headings: textList(60, 1),
   phrases: textList(80),
+  denials: textList(80),
   evidence: evidenceList,
   data: evidenceList,
   required: { type: "boolean" },

@@ -124,6 +124,11 @@ export interface Criterion {
   headings: string[];
   /** Wording that points at this criterion in unlabelled prose. */
   phrases?: string[];
+  /**
+   * Wording by which the author says the criterion cannot be had ("could not reproduce it", "only
+   * happened once"): anywhere in the text, it leaves only the criterion's own section to prove it.
+   */
+  denials?: string[];
   /** Facts that show this criterion on their own, with no label or wording. */
   evidence?: Evidence[];
   /** Concrete data a label's or a phrase's text needs to count in full; without one it is partial. */

@@ -100,7 +100,9 @@ export function judge(raw: string, criteria: readonly Criterion[]): Judgement {
     const denies = (s: ReadSpan) => s.hollow === "negated" || negated(s, index.vocabularyOf.get(c.id)!);
     return own.length > 0 && (saysUnknown(own[0]!.text) || own.every((s) => denies(s) || s.hollow === "placeholder"));
   };
-  const edges = new Map(criteria.map((c) => [c.id, denied(c) ? [] : edgesOf(c, spans, index)]));
+  const lowerText = spans.map((s) => s.text.toLowerCase()).join("\n");
+  const disowned = (c: Criterion) => (c.denials ?? []).some((d) => containsPhrase(lowerText, d.toLowerCase()));
+  const edges = new Map(criteria.map((c) => [c.id, denied(c) ? [] : edgesOf(c, spans, index).filter((e) => e.rank === 0 || !disowned(c))]));
   const matched = match(criteria, edges);
 
   const results = criteria.map((c): CriterionResult => {

@@ -13,8 +13,10 @@ const NUMBER = "\\d[\\d.,' ]*\\d(?:\\s?[kKmM]\\b)?|\\d(?:\\s?[kKmM]\\b)?";
 export const AMOUNT_PATTERN = new RegExp(`${CURRENCY_SIGN}\\s?(${NUMBER})|(${NUMBER})\\s?${CURRENCY_SIGN}`, "gi");
 
 const PLATFORMS =
-  "chrome|chromium|firefox|safari|edge|opera|brave|internet explorer|ie ?11|webview|ios|ipados|android|windows|macos|mac os|os x|linux|ubuntu|debian|fedora|centos|rhel|alpine|iphone|ipad|pixel|samsung|galaxy|huawei|xiaomi|oneplus|node(?:\\.js)?|deno|python|java|jdk|jre|\\.net|dotnet|php|ruby|go|rust|postgres(?:ql)?|mysql|mariadb|mongodb|redis|kafka|docker|kubernetes|k8s|helm|terraform|nginx|apache|tomcat|react|angular|vue|next\\.js|django|rails|spring|laravel|electron|aws|azure|gcp|heroku|vercel";
-const ENVIRONMENTS = "production|prod|staging|stage|pre-?prod|acceptance|uat|sandbox|test environment|qa environment|dev environment|localhost|on-prem(?:ises)?|self-hosted|tenant|desktop app|mobile app|web app";
+  "chrome|chromium|firefox|safari|edge|opera|internet explorer|ie ?11|webview|ios|ipados|android|windows|macos|mac os|os x|linux|ubuntu|debian|fedora|centos|rhel|alpine|iphone|ipad|pixel|samsung|galaxy|huawei|xiaomi|oneplus|node(?:\\.js)?|deno|python|java|jdk|jre|\\.net|dotnet|php|ruby|rust|postgres(?:ql)?|mysql|mariadb|mongodb|redis|kafka|docker|kubernetes|k8s|terraform|nginx|apache|tomcat|react|angular|vue|next\\.js|django|laravel|aws|azure|gcp|heroku|vercel";
+// English words too ("go to", "a brave user", "in spring"): a platform only with a version ("Go 1.22").
+const WORD_PLATFORMS = "go|brave|spring|rails|helm|electron";
+const ENVIRONMENTS = "production|prod|staging|pre-?prod|acceptance environment|uat|sandbox|test environment|qa environment|dev environment|localhost|on-prem(?:ises)?|self-hosted|tenant|desktop app|mobile app|web app";
 
 const ACTION_VERBS =
   "open|go|navigate|scan|swipe|long-press|visit|browse|click|tap|press|select|choose|pick|enter|type|fill|paste|upload|download|submit|save|log ?in|login|log ?out|sign ?in|sign ?out|sign up|register|create|add|remove|delete|edit|change|set|switch|toggle|enable|disable|turn|run|execute|call|send|post|request|start|restart|stop|install|uninstall|update|upgrade|deploy|import|export|refresh|reload|scroll|drag|drop|hover|search|filter|sort|apply|checkout|pay|book|cancel|close|wait|use|make|invite|share|print|attach|connect|disconnect|trigger|schedule|configure|resize|rotate|zoom|copy|move|rename|load|reset|view|check|mark|assign|approve|reject|return|merge|push|pull|sync|generate|publish|archive|restore|complete|confirm|accept|decline|reply|forward|answer|order|buy|plug|unplug|charge|reopen|rebook|duplicate|replace|revoke|redeploy|store|migrate|bump|document|verify|notify|allow|provide|build|implement|introduce|extend|split|clean up|decommission";
@@ -27,7 +29,7 @@ const RE = {
       "\\bv\\d+(?:\\.\\d+)+(?:[-+][\\w.]+)?\\b",
       "\\b\\d+\\.\\d+\\.\\d+(?:\\.\\d+)?(?:[-+][\\w.]+)?\\b",
       "\\b(?:version|ver\\.?|build|release|rev|revision|commit|sha|tag|app|sdk|api|plugin|package|firmware|patch)\\s*:?\\s*#?v?(?:\\d+(?:\\.\\d+)*|[0-9a-f]{7,40})\\b",
-      `\\b(?:${PLATFORMS})\\s+v?\\d+(?:\\.\\d+)*\\b`,
+      `\\b(?:${PLATFORMS}|${WORD_PLATFORMS})\\s+v?\\d+(?:\\.\\d+)*\\b`,
     ].join("|"),
     "i",
   ),
@@ -100,7 +102,9 @@ function steps(text: string, items: readonly string[], ordered: boolean): string
   // it, then open My Shifts": the instructions start after the colon.
   const colon = flat.indexOf(": ");
   const after = colon >= 0 ? flat.slice(colon + 2) : flat;
-  for (const part of colon >= 0 ? [after, flat] : [flat]) {
+  // "I log in, go to Reports, click Export": the steps of whoever tells them.
+  const told = (part: string) => part.replace(/^(?:then )?(?:i|we|you)\s+/i, "");
+  for (const part of (colon >= 0 ? [after, flat] : [flat]).map(told)) {
     if (isAction(part) && (part.match(ACTION_ANYWHERE) ?? []).length >= 2 && /,|\bthen\b|\band\b|→|->|>/.test(part)) return part;
   }
   if ((flat.match(ARROWS) ?? []).length >= 2) return flat;

@@ -536,6 +536,19 @@ Sam`, quoteRubric, noServices, url);
     expect(review.summary).toContain("no amount, date or duration");
   });
 
+  it("reads 'net 30' as a payment period and 'weeks 36–38' as a date", () => {
+    const review = reviewQuote(
+      body("12 days at EUR 800 = EUR 9,600, excluding VAT.")
+        .replace(/Payment \|.*/, "Payment | One invoice after the final release, net 30.")
+        .replace(/Timeline \|.*/, "Timeline | Build in weeks 36–38, a trial run on the October payroll, live for the November run."),
+      quoteRubric,
+      noServices,
+      url,
+    );
+    expect(status(review)).toMatchObject({ "payment-terms": "met", "timeline-milestones": "met" });
+    expect(review.passed, review.summary).toBe(true);
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

@@ -549,6 +549,16 @@ Sam`, quoteRubric, noServices, url);
     expect(review.passed, review.summary).toBe(true);
   });
 
+  it("a timeline left 'flexible, we will settle the dates later' and deliverables that are 'whatever is needed, as agreed' are not stated", () => {
+    const base = body("Design EUR 6,000; build EUR 24,000; total EUR 30,000, excluding VAT.");
+    const flexible = reviewQuote(base.replace(/Timeline \|.*/, "Timeline | Flexible: we will settle the schedule together after your busy season."), quoteRubric, noServices, url);
+    expect(status(flexible)["timeline-milestones"]).toBe("missing");
+    expect(flexible.passed).toBe(false);
+    const vague = reviewQuote(base.replace(/Deliverables \|.*/, "Deliverables | Everything necessary, as agreed on the call."), quoteRubric, noServices, url);
+    expect(status(vague).deliverables).toBe("missing");
+    expect(vague.passed).toBe(false);
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

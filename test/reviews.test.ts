@@ -559,6 +559,50 @@ Sam`, quoteRubric, noServices, url);
     expect(vague.passed).toBe(false);
   });
 
+  it("reads a price table headed '| Item | Price |' as the price, and checks instalment amounts even when shares are given", () => {
+    const quote = (last: string) => `| Topic | Details |
+|---|---|
+| Scope | A booking portal for 4 clinics: patient login, booking in free slots, e-mail reminders. Not included: payments and a mobile app. |
+| Deliverables | The portal on your Azure subscription, its source in your GitHub, a runbook |
+| Timeline | Start 2 September, go-live 15 November |
+| Acceptance | 10 working days to test; go-live after your written approval |
+| Warranty | 3 months of free bug fixing |
+| Ownership | All code is yours after final payment |
+| Validity | 30 days |
+
+| Item | Price |
+|---|---|
+| Design | £4,000 |
+| Development | £12,000 |
+| Testing and acceptance | £4,000 |
+| Total (excl. VAT) | £20,000 |
+
+| Payment | Share | Amount |
+|---|---|---|
+| On order | 50% | £10,000 |
+| On acceptance | 50% | £${last} |
+
+Invoices are payable within 30 days.`;
+    const good = reviewQuote(quote("10,000"), quoteRubric, noServices, url);
+    expect(good.consistency).toContainEqual({ check: "total", ok: true, message: "The line items add up to the total (20000)." });
+    expect(good.consistency).toContainEqual(expect.objectContaining({ check: "payment-amounts", ok: true }));
+    expect(good.passed, good.summary).toBe(true);
+    const bad = reviewQuote(quote("9,000"), quoteRubric, noServices, url);
+    expect(bad.consistency).toContainEqual({ check: "payment-amounts", ok: false, message: "The payment instalments add up to 19000, but the price is 20000: ask which is right." });
+    expect(bad.passed).toBe(false);
+  });
+
+  it("takes the amount after 'total' as the total when a line names others too", () => {
+    const review = reviewQuote(
+      body("30 days at EUR 900 = EUR 27,000, plus licences at EUR 3,000: total EUR 30,000 excl. VAT.").replace("40% on signature, 60% on go-live", "40% on signature (EUR 12,000), 60% on go-live (EUR 18,000)"),
+      quoteRubric,
+      noServices,
+      url,
+    );
+    expect(review.consistency).toContainEqual(expect.objectContaining({ check: "payment-amounts", ok: true }));
+    expect(review.passed, review.summary).toBe(true);
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

@@ -603,6 +603,17 @@ Invoices are payable within 30 days.`;
     expect(review.passed, review.summary).toBe(true);
   });
 
+  it("a scope left open ('and any further features that are needed along the way') is vague, whatever else it lists", () => {
+    const review = reviewQuote(
+      body("Design EUR 6,000; build EUR 24,000; total EUR 30,000, excluding VAT.").replace(/Scope \|.*/, "Scope | A booking portal for the clinic's 4 locations: patient login, booking in free slots and e-mail reminders, plus any further features that are needed along the way."),
+      quoteRubric,
+      noServices,
+      url,
+    );
+    expect(status(review).scope).toBe("partial");
+    expect(review.passed).toBe(false);
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

@@ -1,5 +1,5 @@
 import type { QuoteRubric, Service } from "../catalog/types.js";
-import { judge, publicCriterion, score, type Assessment, type PublicCriterion } from "./assess.js";
+import { excerpt, judge, publicCriterion, score, type Assessment, type Judgement, type PublicCriterion } from "./assess.js";
 import { AMOUNT_PATTERN, findFact } from "./facts.js";
 import { normalize } from "./formats.js";
 
@@ -191,8 +191,24 @@ function passRule(result: Assessment, rubric: QuoteRubric, text: string): Assess
   return { ...result, score, passed: false, cappedAt: cap, capReason: reason };
 }
 
+// Scope with no boundary: "... and whatever other HR functions come up during the project".
+const OPEN_ENDED =
+  /\b(?:whatever (?:else|other)|anything else (?:that|you|we)|any (?:other|further|additional) [\p{L} -]{0,40}?(?:that |which )?(?:comes?|arises?|may arise|turns? up|crops? up|(?:is|are|may be|might be) (?:needed|required|requested|wanted))|(?:come|comes|crop|crops|turn|turns) up (?:during|along|later|in the course)|as (?:needed|required|requested) (?:during|throughout|along)|and so on|(?:no|without) (?:fixed |clear )?(?:limits?|boundar(?:y|ies)) (?:on|to) (?:the )?scope|unlimited (?:features|changes|requests|revisions|scope))\b/iu;
+
+/** A scope that leaves itself open is not a boundary the client can sign: it counts as vague. */
+function openEnded(found: Judgement, scopeId: string | undefined): Judgement {
+  if (scopeId === undefined) return found;
+  const open = OPEN_ENDED.exec(found.textOf(scopeId));
+  if (!open) return found;
+  const criteria = found.criteria.map((c) =>
+    c.id === scopeId && c.status === "met" ? { ...c, status: "partial" as const, points: c.weight / 2, evidence: excerpt(`open-ended ("${open[0]}"): ${c.evidence}`) } : c,
+  );
+  return { ...found, criteria };
+}
+
 export function reviewQuote(quoteText: string, rubric: QuoteRubric, services: ReadonlyMap<string, Service>, serviceUrl: (id: string) => string): QuoteReview {
-  const found = judge(quoteText, rubric.criteria);
+  const scopeId = rubric.criteria.find((c) => /scope/.test(c.id))?.id;
+  const found = openEnded(judge(quoteText, rubric.criteria), scopeId);
   const priceId = rubric.criteria.find((c) => /price|cost|fee/.test(c.id))?.id;
   const paymentId = rubric.criteria.find((c) => /payment/.test(c.id))?.id;
   const checks = consistency(normalize(quoteText), priceId ? found.textOf(priceId) : "", paymentId ? found.textOf(paymentId) : "");

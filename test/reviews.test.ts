@@ -614,6 +614,30 @@ Invoices are payable within 30 days.`;
     expect(review.passed).toBe(false);
   });
 
+  it("credits each clause of a long prose sentence on its own: one sentence can state price, payment and several terms", () => {
+    const review = reviewQuote(`We will build a stock counting app for the 12 shops of Fenwick Hardware: staff scan shelf labels with their phones, counts sync to your Exact Online stock, and differences over 5% are flagged for a recount. Price tags, the web shop and purchase orders are outside this offer.
+
+You receive the app in both stores under your accounts, the source code in your GitHub organisation and a short guide for shop managers.
+
+We start on 6 October and deliver a test version on 31 October, with all shops live by 21 November.
+
+The fixed price is GBP 18,400 excluding VAT, made up of GBP 3,200 for design, GBP 12,800 for development and GBP 2,400 for testing and rollout, invoiced half at the start and half at go-live with 30 days to pay.
+
+Your shop managers test the test version for one week and we go live after their written approval, any fault reported in the first three months is fixed free of charge, stock data stays in your Exact Online tenant and is never copied by us, and this offer remains valid until 30 September.`, quoteRubric, noServices, url);
+    expect(status(review)).toMatchObject({ "price-breakdown": "met", "payment-terms": "met", acceptance: "met", "warranty-support": "met", "confidentiality-data": "met", validity: "met" });
+    expect(review.passed, review.summary).toBe(true);
+  });
+
+  it("a list of short items joined by commas is not read apart", async () => {
+    const { parts } = await import("../src/reviews/assess.js");
+    expect(parts("Home, about, six treatment pages, team page, contact page with a route map and a blog")).toHaveLength(1);
+    expect(parts("Warranty is three months after go-live, your data stays in the EU at all times, and this offer is valid until 31 March")).toEqual([
+      "Warranty is three months after go-live",
+      "your data stays in the EU at all times",
+      "this offer is valid until 31 March",
+    ]);
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

@@ -208,7 +208,7 @@ function openEnded(found: Judgement, scopeId: string | undefined): Judgement {
 
 export function reviewQuote(quoteText: string, rubric: QuoteRubric, services: ReadonlyMap<string, Service>, serviceUrl: (id: string) => string): QuoteReview {
   const scopeId = rubric.criteria.find((c) => /scope/.test(c.id))?.id;
-  const found = openEnded(judge(quoteText, rubric.criteria), scopeId);
+  const found = openEnded(judge(quoteText, rubric.criteria, { splitClauses: true }), scopeId);
   const priceId = rubric.criteria.find((c) => /price|cost|fee/.test(c.id))?.id;
   const paymentId = rubric.criteria.find((c) => /payment/.test(c.id))?.id;
   const checks = consistency(normalize(quoteText), priceId ? found.textOf(priceId) : "", paymentId ? found.textOf(paymentId) : "");

@@ -638,6 +638,20 @@ Your shop managers test the test version for one week and we go live after their
     ]);
   });
 
+  it("reads a retainer's 'Term: 6 months, 1 March to 31 August' as its timeline", () => {
+    const review = reviewQuote(
+      body("EUR 1,800 per month, EUR 10,800 for the term, excluding VAT.").replace(/Timeline \|.*\n/, "")
+        .replace("40% on signature, 60% on go-live", "monthly in advance")
+        .replace("within 3 months after go-live", "within the term")
+        .replace("Scope |", "Term: 6 months, 1 March to 31 August 2025.\n\nScope |"),
+      quoteRubric,
+      noServices,
+      url,
+    );
+    expect(status(review)["timeline-milestones"]).toBe("met");
+    expect(review.passed, review.summary).toBe(true);
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

@@ -652,6 +652,20 @@ Your shop managers test the test version for one week and we go live after their
     expect(review.passed, review.summary).toBe(true);
   });
 
+  it("reads text pasted from a PDF: page footers dropped, a sentence broken across lines joined again", async () => {
+    const { unwrapPdf } = await import("../src/reviews/formats.js");
+    expect(unwrapPdf("Kick-off in the first week after signing, and all four sites go live on 15\nJuly.\n\nOffer 24-118 · Page 1 of 2\nPrice")).toBe(
+      "Kick-off in the first week after signing, and all four sites go live on 15 July.\n\nPrice",
+    );
+    const review = reviewQuote(
+      body("Design EUR 6,000; build EUR 24,000; total EUR 30,000, excluding VAT.").replace(/Timeline \|.*/, "TIMELINE\nKick-off in the first week after signing, and all four sites go live on 15\nJuly.\n\nOffer 24-118 · Page 1 of 2\n"),
+      quoteRubric,
+      noServices,
+      url,
+    );
+    expect(status(review)["timeline-milestones"]).toBe("met");
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

@@ -549,6 +549,136 @@ Sam`, quoteRubric, noServices, url);
     expect(review.summary).toContain("no amount, date or duration");
   });
 
+  it("reads 'net 30' as a payment period and 'weeks 36–38' as a date", () => {
+    const review = reviewQuote(
+      body("12 days at EUR 800 = EUR 9,600, excluding VAT.")
+        .replace(/Payment \|.*/, "Payment | One invoice after the final release, net 30.")
+        .replace(/Timeline \|.*/, "Timeline | Build in weeks 36–38, a trial run on the October payroll, live for the November run."),
+      quoteRubric,
+      noServices,
+      url,
+    );
+    expect(status(review)).toMatchObject({ "payment-terms": "met", "timeline-milestones": "met" });
+    expect(review.passed, review.summary).toBe(true);
+  });
+
+  it("a timeline left 'flexible, we will settle the dates later' and deliverables that are 'whatever is needed, as agreed' are not stated", () => {
+    const base = body("Design EUR 6,000; build EUR 24,000; total EUR 30,000, excluding VAT.");
+    const flexible = reviewQuote(base.replace(/Timeline \|.*/, "Timeline | Flexible: we will settle the schedule together after your busy season."), quoteRubric, noServices, url);
+    expect(status(flexible)["timeline-milestones"]).toBe("missing");
+    expect(flexible.passed).toBe(false);
+    const vague = reviewQuote(base.replace(/Deliverables \|.*/, "Deliverables | Everything necessary, as agreed on the call."), quoteRubric, noServices, url);
+    expect(status(vague).deliverables).toBe("missing");
+    expect(vague.passed).toBe(false);
+  });
+
+  it("reads a price table headed '| Item | Price |' as the price, and checks instalment amounts even when shares are given", () => {
+    const quote = (last: string) => `| Topic | Details |
+|---|---|
+| Scope | A booking portal for 4 clinics: patient login, booking in free slots, e-mail reminders. Not included: payments and a mobile app. |
+| Deliverables | The portal on your Azure subscription, its source in your GitHub, a runbook |
+| Timeline | Start 2 September, go-live 15 November |
+| Acceptance | 10 working days to test; go-live after your written approval |
+| Warranty | 3 months of free bug fixing |
+| Ownership | All code is yours after final payment |
+| Validity | 30 days |
+
+| Item | Price |
+|---|---|
+| Design | £4,000 |
+| Development | £12,000 |
+| Testing and acceptance | £4,000 |
+| Total (excl. VAT) | £20,000 |
+
+| Payment | Share | Amount |
+|---|---|---|
+| On order | 50% | £10,000 |
+| On acceptance | 50% | £${last} |
+
+Invoices are payable within 30 days.`;
+    const good = reviewQuote(quote("10,000"), quoteRubric, noServices, url);
+    expect(good.consistency).toContainEqual({ check: "total", ok: true, message: "The line items add up to the total (20000)." });
+    expect(good.consistency).toContainEqual(expect.objectContaining({ check: "payment-amounts", ok: true }));
+    expect(good.passed, good.summary).toBe(true);
+    const bad = reviewQuote(quote("9,000"), quoteRubric, noServices, url);
+    expect(bad.consistency).toContainEqual({ check: "payment-amounts", ok: false, message: "The payment instalments add up to 19000, but the price is 20000: ask which is right." });
+    expect(bad.passed).toBe(false);
+  });
+
+  it("takes the amount after 'total' as the total when a line names others too", () => {
+    const review = reviewQuote(
+      body("30 days at EUR 900 = EUR 27,000, plus licences at EUR 3,000: total EUR 30,000 excl. VAT.").replace("40% on signature, 60% on go-live", "40% on signature (EUR 12,000), 60% on go-live (EUR 18,000)"),
+      quoteRubric,
+      noServices,
+      url,
+    );
+    expect(review.consistency).toContainEqual(expect.objectContaining({ check: "payment-amounts", ok: true }));
+    expect(review.passed, review.summary).toBe(true);
+  });
+
+  it("a scope left open ('and any further features that are needed along the way') is vague, whatever else it lists", () => {
+    const review = reviewQuote(
+      body("Design EUR 6,000; build EUR 24,000; total EUR 30,000, excluding VAT.").replace(/Scope \|.*/, "Scope | A booking portal for the clinic's 4 locations: patient login, booking in free slots and e-mail reminders, plus any further features that are needed along the way."),
+      quoteRubric,
+      noServices,
+      url,
+    );
+    expect(status(review).scope).toBe("partial");
+    expect(review.passed).toBe(false);
+  });
+
+  it("credits each clause of a long prose sentence on its own: one sentence can state price, payment and several terms", () => {
+    const review = reviewQuote(`We will build a stock counting app for the 12 shops of Fenwick Hardware: staff scan shelf labels with their phones, counts sync to your Exact Online stock, and differences over 5% are flagged for a recount. Price tags, the web shop and purchase orders are outside this offer.
+
+You receive the app in both stores under your accounts, the source code in your GitHub organisation and a short guide for shop managers.
+
+We start on 6 October and deliver a test version on 31 October, with all shops live by 21 November.
+
+The fixed price is GBP 18,400 excluding VAT, made up of GBP 3,200 for design, GBP 12,800 for development and GBP 2,400 for testing and rollout, invoiced half at the start and half at go-live with 30 days to pay.
+
+Your shop managers test the test version for one week and we go live after their written approval, any fault reported in the first three months is fixed free of charge, stock data stays in your Exact Online tenant and is never copied by us, and this offer remains valid until 30 September.`, quoteRubric, noServices, url);
+    expect(status(review)).toMatchObject({ "price-breakdown": "met", "payment-terms": "met", acceptance: "met", "warranty-support": "met", "confidentiality-data": "met", validity: "met" });
+    expect(review.passed, review.summary).toBe(true);
+  });
+
+  it("a list of short items joined by commas is not read apart", async () => {
+    const { parts } = await import("../src/reviews/assess.js");
+    expect(parts("Home, about, six treatment pages, team page, contact page with a route map and a blog")).toHaveLength(1);
+    expect(parts("Warranty is three months after go-live, your data stays in the EU at all times, and this offer is valid until 31 March")).toEqual([
+      "Warranty is three months after go-live",
+      "your data stays in the EU at all times",
+      "this offer is valid until 31 March",
+    ]);
+  });
+
+  it("reads a retainer's 'Term: 6 months, 1 March to 31 August' as its timeline", () => {
+    const review = reviewQuote(
+      body("EUR 1,800 per month, EUR 10,800 for the term, excluding VAT.").replace(/Timeline \|.*\n/, "")
+        .replace("40% on signature, 60% on go-live", "monthly in advance")
+        .replace("within 3 months after go-live", "within the term")
+        .replace("Scope |", "Term: 6 months, 1 March to 31 August 2025.\n\nScope |"),
+      quoteRubric,
+      noServices,
+      url,
+    );
+    expect(status(review)["timeline-milestones"]).toBe("met");
+    expect(review.passed, review.summary).toBe(true);
+  });
+
+  it("reads text pasted from a PDF: page footers dropped, a sentence broken across lines joined again", async () => {
+    const { unwrapPdf } = await import("../src/reviews/formats.js");
+    expect(unwrapPdf("Kick-off in the first week after signing, and all four sites go live on 15\nJuly.\n\nOffer 24-118 · Page 1 of 2\nPrice")).toBe(
+      "Kick-off in the first week after signing, and all four sites go live on 15 July.\n\nPrice",
+    );
+    const review = reviewQuote(
+      body("Design EUR 6,000; build EUR 24,000; total EUR 30,000, excluding VAT.").replace(/Timeline \|.*/, "TIMELINE\nKick-off in the first week after signing, and all four sites go live on 15\nJuly.\n\nOffer 24-118 · Page 1 of 2\n"),
+      quoteRubric,
+      noServices,
+      url,
+    );
+    expect(status(review)["timeline-milestones"]).toBe("met");
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

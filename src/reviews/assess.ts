@@ -83,10 +83,15 @@ export interface Judgement {
   textOf: (criterion: string) => string;
 }
 
-export function judge(raw: string, criteria: readonly Criterion[]): Judgement {
+export interface JudgeOptions {
+  /** Read an unlabelled sentence's comma- and dash-joined clauses apart, each one crediting its own term. */
+  splitClauses?: boolean;
+}
+
+export function judge(raw: string, criteria: readonly Criterion[], options: JudgeOptions = {}): Judgement {
   const index = labelIndex(criteria);
   const doc = readDocument(raw, index.resolve);
-  const spans = readSpans(doc.sections);
+  const spans = readSpans(doc.sections, options.splitClauses === true);
   const totalWords = spans.reduce((sum, s) => sum + s.words, 0);
   const fillerWords = spans.filter((s) => s.hollow === "filler").reduce((sum, s) => sum + s.words, 0);
   const allText = spans.map((s) => s.text).join("\n");
@@ -181,7 +186,7 @@ export function score(j: Judgement, limits: RubricLimits, contradicted: readonly
 
 // ---- spans ---------------------------------------------------------------------------------
 
-function readSpans(sections: readonly Section[]): ReadSpan[] {
+function readSpans(sections: readonly Section[], split: boolean): ReadSpan[] {
   const spans: ReadSpan[] = [];
   let opening = true;
   for (const section of sections) {
@@ -213,7 +218,8 @@ function readSpans(sections: readonly Section[]): ReadSpan[] {
         const hollow = steps.every((l) => hollowLine(l.text) !== undefined) ? "placeholder" : undefined;
         spans.push(makeSpan(section, steps.map((l) => l.text).join("\n"), [], false, false, opening, hollow));
       } else {
-        for (const clause of clauses(line.text)) {
+        const read = split && section.criterion === undefined && line.kind === "text" ? (t: string) => clauses(t).flatMap(parts) : clauses;
+        for (const clause of read(line.text)) {
           spans.push(makeSpan(section, clause, [], false, false, opening, hollowLine(clause)));
           if (spans[spans.length - 1]!.hollow === undefined) opening = false;
         }
@@ -274,6 +280,18 @@ export function clauses(text: string): string[] {
     else sentences.push(piece);
   }
   return sentences.flatMap((s) => s.split(TURN)).map((s) => s.trim()).filter((s) => s !== "");
+}
+
+// "Warranty is 3 months, your data stays in the EU, and this offer is valid until 31 March": a
+// long sentence joins several terms, each a clause of its own. A list ("home, about, 6 treatment
+// pages, a blog") is not: a sentence is read apart only when every piece has several words.
+const JOINT = /,\s+(?=\D)|\s+[–—]\s+|\s+-\s+/;
+const MIN_PART_WORDS = 4;
+
+export function parts(sentence: string): string[] {
+  const pieces = sentence.split(JOINT).map((p) => p.trim().replace(/^(?:and|or|then|plus)\s+/i, ""));
+  if (pieces.length < 2 || pieces.some((p) => words(p).length < MIN_PART_WORDS)) return [sentence];
+  return pieces;
 }
 
 // ---- edges and matching ------------------------------------------------------------------------

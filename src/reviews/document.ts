@@ -140,7 +140,14 @@ class SectionBuilder {
 
   table(rows: string[][]): void {
     this.endBlock();
-    for (const cells of rows) this.row(cells.map((c) => c.trim()));
+    // "| Item | Price |", "| Payment | Share | Amount |": a header of short names, one of which names
+    // a criterion, puts the whole table under it; its rows ("Testing and launch | £2,800") are
+    // lines of that table, not labels of their own.
+    const header = (rows[0] ?? []).map((c) => cleanLabel(c));
+    const isHeader = header.length >= 2 && header.every((c) => !/\d/.test(c) && wordsOf(c) <= 4);
+    const named = isHeader ? header.find((c) => c !== "" && this.resolve(c) !== undefined) : undefined;
+    if (named !== undefined) this.open(named, false);
+    for (const cells of rows) this.row(cells.map((c) => c.trim()), named !== undefined);
     this.endBlock();
   }
 
@@ -241,7 +248,7 @@ class SectionBuilder {
    * the labelled row above it in the same table ("| Price item | EUR |" over "| Design | 2,900 |").
    * A bare number in a column headed by a currency is an amount in it.
    */
-  private row(raw: string[]): void {
+  private row(raw: string[], locked = false): void {
     const cells = raw.filter((c) => !/^:?-{3,}:?$/.test(c));
     if (cells.some((c) => CURRENCY_HEADER.test(c) && !/\d/.test(c))) {
       this.currencies = cells.map((c) => (/\d/.test(c) ? undefined : CURRENCY_HEADER.exec(c)?.[1]));
@@ -254,7 +261,7 @@ class SectionBuilder {
     const [first, ...rest] = cells.filter((c) => c !== "");
     if (first === undefined) return;
     const label = cleanLabel(first);
-    if (rest.length > 0 && wordsOf(label) <= MAX_LABEL_WORDS && this.resolve(label) !== undefined) {
+    if (!locked && rest.length > 0 && wordsOf(label) <= MAX_LABEL_WORDS && this.resolve(label) !== undefined) {
       this.closeInline();
       this.open(label, false);
       this.add(rest.join(" | "), "cell");

@@ -106,7 +106,41 @@ function isHeaderBlock(lines: string[], i: number): boolean {
   return near(i - 1) || near(i + 1);
 }
 
+// "Page 2 of 4", "QT-1187 · Page 1 of 2 · confidential": a page footer or header of a pasted PDF.
+const PAGE_LINE = /^(?:[^\n]{0,60}?[\s·|–—-])?page\s+\d+\s*(?:of|\/)\s*\d+\b[^\n]{0,40}$/i;
+const MONTH_START = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/i;
+
+/**
+ * Text pasted from a PDF: page headers and footers dropped, and a sentence the PDF broke across
+ * lines ("... all four hotels live on 15\nJuly.") joined again. A line is joined to the next when
+ * it is long (a wrapped line), does not end a sentence or a label, and the next line goes on in
+ * lower case, with a number or a month.
+ */
+export function unwrapPdf(text: string): string {
+  const out: string[] = [];
+  let fenced = false;
+  for (const line of text.split("\n")) {
+    if (/^\s*(?:```|~~~)/.test(line)) fenced = !fenced;
+    if (!fenced && PAGE_LINE.test(line.trim()) && line.trim().split(/\s+/).length <= 12) continue;
+    const prev = out[out.length - 1];
+    const next = line.trim();
+    if (
+      !fenced &&
+      prev !== undefined &&
+      prev.trim().length >= 50 &&
+      !/[.!?:;|]\s*$/.test(prev) &&
+      !/^\s*(?:[-*•+|>#]|\d{1,2}[.)]\s)/.test(line) &&
+      (/^\p{Ll}/u.test(next) || /^\d/.test(next) || MONTH_START.test(next))
+    ) {
+      out[out.length - 1] = `${prev.trimEnd()} ${next}`;
+      continue;
+    }
+    out.push(line);
+  }
+  return out.join("\n");
+}
+
 /** Everything a review reads, before the Markdown lexer. */
 export function prepare(raw: string): string {
-  return jiraToMarkdown(unwrapEmail(normalize(raw)));
+  return jiraToMarkdown(unwrapEmail(unwrapPdf(normalize(raw))));
 }

@@ -52,6 +52,18 @@ const TEMPLATE = [
 
 const PUT_OFF = /^(?:[\p{L}-]+\s+){0,3}?(?:to be|still to be|will be|is to be|are to be)\s+(?:agreed|defined|determined|confirmed|decided|discussed|clarified|announced|scheduled|planned|fixed|set)(?:\s+(?:later|together|jointly|at|during|in|after|once|when)\b|\s*$)/iu;
 
+// "Flexible – we will agree the dates together once ...", "the parties will settle the schedule
+// later": what should be stated is left for later, with no figure given.
+const AGREED_LATER =
+  /^(?:flexible|open|tbd|tbc)\s*(?:[–—:,(-]|$)|\b(?:we|you|both (?:of us|parties|sides)|the parties|together we)\s+(?:will|shall|can|would|are going to)\s+(?:jointly\s+|then\s+|later\s+)?(?:agree|decide|confirm|fix|set|settle|plan|schedule|determine|discuss|define|work out)\s+(?:on\s+|upon\s+)?(?:the\s+|a\s+|all\s+)?(?:exact\s+|final\s+|concrete\s+|detailed\s+)?(?:dates?|timeline|timing|schedule|planning|milestones?|deadlines?|start(?: date)?|price|fees?|scope|deliverables|payment)\b/i;
+
+// Words that name nothing of their own: "everything needed, as discussed in our meetings".
+const VAGUE = new Set(
+  ("everything anything whatever all needed necessary required relevant appropriate usual standard etc stuff things thing work project meetings meeting call calls " +
+    "discussed agreed previously earlier before later mentioned talked spoke deliverables items necessary whatsoever else").split(" "),
+);
+const VAGUE_HEAD = /\b(?:everything|anything|whatever|all (?:that is|that's|things|the (?:usual|necessary|required)))\b/i;
+
 // Placeholder tokens inside a line: <describe>, [e.g. iOS], '...', x.y.z, {{name}}, [insert date].
 const PLACEHOLDER_TOKENS =
   /<[^<>\n]{1,60}>|\[(?:e\.?g\.?|i\.e\.|x+|\.{2,}|…|tbd|todo|insert|name|date|amount|number|link|url|client|vendor|company|project|role|version|placeholder|your|describe|add)[^\]\n]{0,60}\]|\[\s*\]|(['"‘“])(?:\.{2,}|…)\1|\.{3,}|…|\bx\.y(?:\.z)?\b|\{\{[^}\n]*\}\}|\bXX+\b|\b(?:tbd|tba|todo)\b|\b(?:same as (?:before|above|last time|previous(?:ly)?|usual|always)|as (?:discussed|agreed|before|usual|always)|see (?:previous|earlier|my|last|the previous|the last|our) (?:mail|e-?mail|message|ticket|thread|call|conversation))\b/gi;
@@ -66,8 +78,12 @@ export function hollowLine(line: string): Hollow | undefined {
   if (TEMPLATE.some((t) => t.test(bare))) return "template";
   // "To be agreed at the kick-off", "dates to be confirmed later": put off, with no figure given.
   if (PUT_OFF.test(bare) && !/\d/.test(bare)) return "placeholder";
+  if (AGREED_LATER.test(bare) && !/\d/.test(bare)) return "placeholder";
   const left = bare.replace(PLACEHOLDER_TOKENS, " ");
   if (left !== bare && contentWords(left).length < 2) return "placeholder";
+  // Only vague words left once "as discussed" is taken out, or a line of vague words led by "everything".
+  const vague = contentWords(left).every((w) => VAGUE.has(w));
+  if (vague && (left !== bare || VAGUE_HEAD.test(bare))) return "placeholder";
   return undefined;
 }
 

@@ -1,5 +1,5 @@
 import type { QuoteRubric, Service } from "../catalog/types.js";
-import { judge, publicCriterion, score, type Assessment, type PublicCriterion } from "./assess.js";
+import { excerpt, judge, publicCriterion, score, type Assessment, type Judgement, type PublicCriterion } from "./assess.js";
 import { AMOUNT_PATTERN, findFact } from "./facts.js";
 import { normalize } from "./formats.js";
 
@@ -44,17 +44,20 @@ interface Amount {
   currency: string;
   value: number;
   line: string;
+  /** The amount as written. */
+  raw: string;
 }
 
 /** Amounts with the part of the text they stand in: a line, or a piece of one ("design EUR 6,000; build ..."). */
 function amounts(text: string): Amount[] {
   const out: Amount[] = [];
-  // A table row ("Design | EUR 2,900") is one line; "design €6,000 | build €9,000" is two.
-  const pieces = text.split(/\n|;\s*|,\s+(?=\D)|\.\s+/).flatMap((line) => ((line.match(AMOUNT_PATTERN) ?? []).length > 1 ? line.split(/\s[|·•]\s/) : [line]));
+  // A table row ("Design | EUR 2,900") is one line; "design €6,000 | build €9,000" is two. A full
+  // stop ends a piece, but for an abbreviation's ("Total (excl. VAT) | £32,400").
+  const pieces = text.split(/\n|;\s*|,\s+(?=\D)|(?<!\b(?:excl|incl|approx|ca|no|nr|e\.g|i\.e|vs))\.\s+/i).flatMap((line) => ((line.match(AMOUNT_PATTERN) ?? []).length > 1 ? line.split(/\s[|·•]\s/) : [line]));
   for (const line of pieces) {
     for (const m of line.matchAll(AMOUNT_PATTERN)) {
       const symbol = m[0].replace(/[\d.,' ]|(?<=\d\s?)[kKmM]\b/g, "").trim().toUpperCase();
-      out.push({ currency: CURRENCY[symbol] ?? symbol, value: parseAmount(m[1] ?? m[2] ?? "0"), line });
+      out.push({ currency: CURRENCY[symbol] ?? symbol, value: parseAmount(m[1] ?? m[2] ?? "0"), line, raw: m[0] });
     }
   }
   return out;
@@ -81,6 +84,8 @@ function computations(text: string): { stated: number; computed: number; found: 
 const TOTAL = /\b(?:total|sum|grand total|in total|total price|total fee)\b/i;
 const NOT_AN_ITEM = /\b(?:total|subtotal|sub-total|vat|tax|btw|mwst|discount|per (?:day|hour|month|week|year)|a (?:day|month|year)|daily|hourly|monthly|rate|each|deposit|instal?ments?)\b|\/(?:day|h|hour|month)\b|%/i;
 
+const NOT_AN_INSTALMENT = new RegExp(NOT_AN_ITEM.source.replace("|deposit|instal?ments?", "").replace("|%", ""), "i");
+
 /** Line items against the total, payment shares against 100%, and a single currency. */
 export function consistency(all: string, priceText: string, paymentText: string): ConsistencyCheck[] {
   const checks: ConsistencyCheck[] = [];
@@ -95,7 +100,11 @@ export function consistency(all: string, priceText: string, paymentText: string)
   const lines = amounts(priceText);
   // The total the items should add up to: a subtotal when there is one (VAT comes after it),
   // else a total that is not the amount including VAT.
-  const totals = lines.filter((a) => /\bsub-?total\b/i.test(a.line)).concat(lines.filter((a) => TOTAL.test(a.line) && !/\bsub-?total\b|\bincl/i.test(a.line)));
+  // On a line with other amounts ("boards at €2,600: total €52,000"), the total is the one after the word.
+  const totals = lines
+    .filter((a) => /\bsub-?total\b/i.test(a.line))
+    .concat(lines.filter((a) => TOTAL.test(a.line) && !/\bsub-?total\b|\bincl/i.test(a.line)))
+    .filter((a) => totalOf(lines, a.line) === a);
   const seenLines = new Set<string>();
   const items = lines.filter((a) => {
     if (NOT_AN_ITEM.test(a.line) || seenLines.has(a.line)) return false;
@@ -123,8 +132,10 @@ export function consistency(all: string, priceText: string, paymentText: string)
   }
   // Instalments stated as amounts ("EUR 15,120 on signing, ...") against the price they split.
   const total = totals[0]?.value ?? (stated.length === 1 ? stated[0]!.stated : undefined);
-  const instalments = amounts(paymentText).filter((a) => !NOT_AN_ITEM.test(a.line) || /\b(?:deposit|instal?ments?)\b/i.test(a.line));
-  if (total !== undefined && instalments.length >= 2 && !/%|percent/i.test(paymentText)) {
+  // A share's row ("At launch | 30% | £8,720") is an instalment; a rate, a total or VAT is not.
+  const instalments = amounts(paymentText).filter((a) => !NOT_AN_INSTALMENT.test(a.line));
+  // Checked with shares given too ("At launch | 30% | £8,720"): a share's amount can be wrong.
+  if (total !== undefined && instalments.length >= 2) {
     const sum = Math.round(instalments.reduce((s, a) => s + a.value, 0) * 100) / 100;
     const ok = Math.abs(sum - total) < 1;
     checks.push({
@@ -143,6 +154,14 @@ export function consistency(all: string, priceText: string, paymentText: string)
     });
   }
   return checks;
+}
+
+/** The amount a total line states: the first after the word "total", else its last. */
+function totalOf(lines: Amount[], line: string): Amount {
+  const on = lines.filter((a) => a.line === line);
+  const at = line.search(/\b(?:sub-?)?total\b/i);
+  const after = at < 0 ? undefined : on.find((a) => line.indexOf(a.raw) > at);
+  return after ?? on.at(-1)!;
 }
 
 /** "40 days × EUR 900 = EUR 36,000": the line's last amount is what it costs. */
@@ -172,8 +191,24 @@ function passRule(result: Assessment, rubric: QuoteRubric, text: string): Assess
   return { ...result, score, passed: false, cappedAt: cap, capReason: reason };
 }
 
+// Scope with no boundary: "... and whatever other HR functions come up during the project".
+const OPEN_ENDED =
+  /\b(?:whatever (?:else|other)|anything else (?:that|you|we)|any (?:other|further|additional) [\p{L} -]{0,40}?(?:that |which )?(?:comes?|arises?|may arise|turns? up|crops? up|(?:is|are|may be|might be) (?:needed|required|requested|wanted))|(?:come|comes|crop|crops|turn|turns) up (?:during|along|later|in the course)|as (?:needed|required|requested) (?:during|throughout|along)|and so on|(?:no|without) (?:fixed |clear )?(?:limits?|boundar(?:y|ies)) (?:on|to) (?:the )?scope|unlimited (?:features|changes|requests|revisions|scope))\b/iu;
+
+/** A scope that leaves itself open is not a boundary the client can sign: it counts as vague. */
+function openEnded(found: Judgement, scopeId: string | undefined): Judgement {
+  if (scopeId === undefined) return found;
+  const open = OPEN_ENDED.exec(found.textOf(scopeId));
+  if (!open) return found;
+  const criteria = found.criteria.map((c) =>
+    c.id === scopeId && c.status === "met" ? { ...c, status: "partial" as const, points: c.weight / 2, evidence: excerpt(`open-ended ("${open[0]}"): ${c.evidence}`) } : c,
+  );
+  return { ...found, criteria };
+}
+
 export function reviewQuote(quoteText: string, rubric: QuoteRubric, services: ReadonlyMap<string, Service>, serviceUrl: (id: string) => string): QuoteReview {
-  const found = judge(quoteText, rubric.criteria);
+  const scopeId = rubric.criteria.find((c) => /scope/.test(c.id))?.id;
+  const found = openEnded(judge(quoteText, rubric.criteria, { splitClauses: true }), scopeId);
   const priceId = rubric.criteria.find((c) => /price|cost|fee/.test(c.id))?.id;
   const paymentId = rubric.criteria.find((c) => /payment/.test(c.id))?.id;
   const checks = consistency(normalize(quoteText), priceId ? found.textOf(priceId) : "", paymentId ? found.textOf(paymentId) : "");

@@ -1,6 +1,8 @@
+import { spawn } from "node:child_process";
 import { appendFile, cp, mkdir, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { createInterface } from "node:readline";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import lockfile from "proper-lockfile";
 import { afterAll, describe, expect, it } from "vitest";
 import { journalPath } from "../src/store/data-files.js";
@@ -266,9 +268,10 @@ describe("lowdb store lock", () => {
       const log: string[] = [];
       const store = await LowdbStore.open(file, { lockStaleMs: 2000, log: (m) => log.push(m) });
       await store.transaction(async (tx) => tx.put("leads", lead("lead-1")));
-      // Another process took the lock over (its refresh changed the lock's time, not ours).
-      const theirs = new Date(Date.now() + 5000);
-      await utimes(`${file}.lock`, theirs, theirs);
+      // Another process took the lock over (found it stale: this process had stopped for long).
+      const [ours] = await readdir(`${file}.lock`);
+      await rm(join(`${file}.lock`, ours!));
+      await writeFile(join(`${file}.lock`, "their-token"), "");
       await expect.poll(() => log.some((m) => m.includes("could not be kept")), { timeout: 5000 }).toBe(true);
       const refused = await store.transaction(async (tx) => tx.put("leads", lead("lead-2"))).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(StorageUnavailable);
@@ -296,6 +299,71 @@ describe("lowdb store lock", () => {
       await reopened.close();
     }
   }, 20_000);
+
+  /** Another process on `file` (test/helpers/store-opener.ts), loaded and waiting for "go". */
+  const opener = async (file: string, name: string, mode = "") => {
+    const root = fileURLToPath(new URL("..", import.meta.url));
+    const tsx = pathToFileURL(join(root, "node_modules/tsx/dist/loader.mjs")).href;
+    const child = spawn(process.execPath, ["--import", tsx, join(root, "test/helpers/store-opener.ts"), file, name, mode], { stdio: ["pipe", "pipe", "inherit"] });
+    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    const next = async () => ((await lines.next()).value as string | undefined) ?? `exited ${await exited()}`;
+    const exited = () => (child.exitCode ?? child.signalCode ?? new Promise((done) => child.once("exit", (code, signal) => done(code ?? signal))));
+    expect(await next()).toBe("ready");
+    return { go: () => child.stdin.write("go\n"), next, stop: () => (child.stdin.end(), exited()), kill: () => (child.kill("SIGKILL"), exited()) };
+  };
+  /** The lock of a process that died (an empty folder, as the format made by proper-lockfile): not refreshed for longer than the stale time. */
+  const staleLock = async (file: string) => {
+    await mkdir(`${file}.lock`);
+    const past = new Date(Date.now() - 60_000);
+    await utimes(`${file}.lock`, past, past);
+  };
+  const leadsIn = async (file: string) => {
+    const store = await LowdbStore.open(file);
+    const references = (await store.list("leads")).map((l) => l.reference);
+    await store.close();
+    return references;
+  };
+  const refused = expect.stringMatching(/^refused: data file .* is in use by another process/);
+
+  it("lets exactly one of two processes that start at once on a stale lock write", async () => {
+    for (let round = 0; round < 5; round++) {
+      const file = await freshFile();
+      await (await LowdbStore.open(file)).close();
+      await staleLock(file);
+      const both = await Promise.all([opener(file, "lead-a"), opener(file, "lead-b")]);
+      for (const other of both) other.go(); // both take the lock within a millisecond or so
+      // The loser waits out the stale time of the lock the winner keeps fresh, then gives up.
+      const said = await Promise.all(both.map((other) => other.next()));
+      await Promise.all(both.map((other) => other.stop()));
+      expect(said.sort(), `round ${round}`).toEqual([refused, "wrote"]);
+      expect(await leadsIn(file)).toHaveLength(1);
+    }
+  }, 120_000);
+
+  it("lets a process that found a lock stale not take it from the one that took it over meanwhile", async () => {
+    // The lock of an earlier format, then one of this format left by a process killed while it held it.
+    for (const left of ["empty folder", "killed holder"]) {
+      const file = await freshFile();
+      await (await LowdbStore.open(file)).close();
+      if (left === "empty folder") await staleLock(file);
+      else {
+        const killed = await opener(file, "lead-killed");
+        killed.go();
+        expect(await killed.next()).toBe("wrote");
+        await killed.kill();
+        await new Promise((resolve) => setTimeout(resolve, 2500)); // its lock turns stale
+      }
+      const slow = await opener(file, "lead-slow", "slow");
+      const quick = await opener(file, "lead-quick");
+      slow.go();
+      expect(await slow.next()).toBe("found stale");
+      quick.go(); // takes the lock over while the slow one waits to act on what it found
+      expect(await quick.next()).toBe("wrote");
+      expect(await slow.next(), left).toEqual(refused);
+      await Promise.all([slow.stop(), quick.stop()]);
+      expect((await leadsIn(file)).filter((r) => r !== "lead-killed"), left).toEqual(["lead-quick"]);
+    }
+  }, 60_000);
 
   it("refuses a lock another process keeps fresh, after waiting out the stale time", async () => {
     const file = await freshFile();

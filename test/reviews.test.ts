@@ -331,6 +331,34 @@ Actual: nothing arrives; the app log says "invalid recipient"`);
     expect(status(review)).toMatchObject({ what: "met", why: "met", "definition-of-done": "met" });
   });
 
+  it("acceptance criteria that only wish ('seamless', 'easy and pleasant') are not testable", () => {
+    const review = reviewTicket({ type: "feature", ticketText: `As a monthly donor, I want to change or pause my donation from the link in my receipt e-mail without phoning the charity, so that I stay a donor when money is tight.
+
+From the link, the donor sees the current amount, types a new one (at least £2) or pauses for 1 to 3 months, and confirms.
+
+Acceptance criteria:
+- The experience should be seamless and feel trustworthy.
+- Donors should find it easy and pleasant.
+- It should work well for the charities too.` }, ticketRubric);
+    expect(status(review)["acceptance-criteria"]).not.toBe("met");
+    expect(review.passed).toBe(false);
+  });
+
+  it("a question asked indirectly ('our DPO has asked whether ...') is a question", () => {
+    const review = reviewTicket({ type: "question", ticketText: `We are on the Enterprise plan, EU tenant eu-2, and read the DPA (version 3.1). Our data protection officer has asked whether attachments uploaded by citizens stay in the EU or are copied to the US backup region.
+We need a written yes or no by 15 May, when the DPIA is signed off.` }, ticketRubric);
+    expect(status(review)).toMatchObject({ question: "met", context: "met", "desired-outcome": "met" });
+  });
+
+  it("a table of labels and values, with a numbered list in a cell, reads as sections", () => {
+    const review = reviewTicket({ type: "feature", ticketText: `| Field | Detail |
+|---|---|
+| Who | Litigation teams at law firms using our DMS; today paralegals copy held files to a share by hand |
+| Desired behaviour | A "Legal hold" action on a matter: held items cannot be deleted, moved or purged until the hold is released |
+| Acceptance | 1) Deleting a held item fails with "Item under legal hold". 2) A retention job skips held items and logs them. 3) Hold history exports as CSV. |` }, ticketRubric);
+    expect(status(review)).toMatchObject({ problem: "met", "proposed-behaviour": "met", "acceptance-criteria": "met" });
+  });
+
   it("an unfilled Given ... When ... Then ... proves no acceptance", () => {
     const review = reviewTicket({ type: "task", ticketText: "Task: move the billing worker to the new cluster\n\nWe move it to k8s-prod-2 so that we can shut down the old cluster before its contract ends.\n\nAcceptance:\nGiven ...\nWhen ...\nThen ..." }, ticketRubric);
     expect(status(review)["definition-of-done"]).toBe("missing");

@@ -145,7 +145,9 @@ class SectionBuilder {
     // lines of that table, not labels of their own.
     const header = (rows[0] ?? []).map((c) => cleanLabel(c));
     const isHeader = header.length >= 2 && header.every((c) => !/\d/.test(c) && wordsOf(c) <= 4);
-    const named = isHeader ? header.find((c) => c !== "" && this.resolve(c) !== undefined) : undefined;
+    // A table of labels and their values ("| Field | Detail |" over "| Problem | ... |") is not one.
+    const labelRows = rows.slice(1).filter((cells) => this.resolve(cleanLabel(cells[0] ?? "")) !== undefined).length;
+    const named = isHeader && labelRows < 2 ? header.find((c) => c !== "" && this.resolve(c) !== undefined) : undefined;
     if (named !== undefined) this.open(named, false);
     for (const cells of rows) this.row(cells.map((c) => c.trim()), named !== undefined);
     this.endBlock();
@@ -264,7 +266,13 @@ class SectionBuilder {
     if (!locked && rest.length > 0 && wordsOf(label) <= MAX_LABEL_WORDS && this.resolve(label) !== undefined) {
       this.closeInline();
       this.open(label, false);
-      this.add(rest.join(" | "), "cell");
+      // "| Acceptance | 1) Delete fails. 2) A retention job skips it. |": a numbered list in a cell.
+      const value = rest.join(" | ");
+      const numbered = value.split(/(?:^|\s)\d{1,2}[.)]\s+/).map((p) => p.trim()).filter((p) => p !== "");
+      if ((value.match(/(?:^|\s)\d{1,2}[.)]\s+/g) ?? []).length >= 2 && /^\d{1,2}[.)]\s/.test(value)) {
+        this.block++;
+        for (const item of numbered) this.add(item, "item", true);
+      } else this.add(value, "cell");
       return;
     }
     this.add([first, ...rest].join(" | "), "cell");

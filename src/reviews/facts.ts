@@ -46,7 +46,8 @@ const RE = {
     /\b(?:should(?:n't| not)?|expected|expecting|expect(?:s|ed)? (?:it|that|to|the|a)|would expect|supposed to|ought to|instead of|used to|as (?:it did|before|in (?:version|v?\d))|worked (?:fine |correctly |as expected )?(?:in|on|before|until|with)|needs? to (?:show|return|be|display|stay|keep)|must (?:show|return|be|display|stay|keep|not))\b/i,
   observedWording:
     /\b(?:does(?:n't| not)|did(?:n't| not)|is(?:n't| not)|are(?:n't| not)|was(?:n't| not)|won't|can't|cannot|could(?:n't| not)|never|no longer|fails?|failed|failing|failure|errors?|crash(?:es|ed|ing)?|freez(?:es|ing)|froze|hangs?|hung|stuck|broken|breaks|wrong|incorrect(?:ly)?|missing|disappear(?:s|ed)?|blank|empty|nothing happens|times? out|timed out|timeout|throws?|thrown|returns?|returned|shows?|showed|shown|displays?|displayed|got|instead|duplicates?|duplicated|twice|ignored|rejected|spins?|spinner|loops?|redirects?|null|undefined|NaN)\b/i,
-  question: /[^.!?\n]{12,}\?(?:\s|$)/,
+  // "Is X possible?", or asked indirectly: "our DPO has asked whether attachments stay in the EU".
+  question: /[^.!?\n]{12,}\?(?:\s|$)|\b(?:ask(?:s|ed)?|wonder(?:s|ed|ing)?|wants? to know|would like to know|needs? to know|(?:please )?(?:confirm|clarify|tell us)) (?:whether|if|how|which|what|when|why|where)\b[^.!?\n]{12,}/i,
   userStory: /\bas an? [\p{L}\s-]{2,60}?,? (?:i|we) (?:want|need|would like|wish|can)\b/iu,
   soThat: /\bso that\b|\bin order to\b|\bbecause\b/i,
   checklist: /\[[ xX]\]/,

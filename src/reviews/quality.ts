@@ -27,6 +27,15 @@ const FUNCTION = new Set(
     "not no when if as has have will should can each other both all per into after before over than then so").split(" "),
 );
 
+// Words that praise or wish without saying anything a tester could check.
+const WISHFUL = new Set(
+  ("seamless seamlessly intuitive intuitively easy easier easily simple simpler simply pleasant nice nicer good better best great fast faster " +
+    "quick quickly smooth smoothly modern trustworthy friendly user-friendly clean cleaner robust scalable efficient efficiently improved improve " +
+    "improvement improvements properly correctly nicely delightful delight delighted world-class experience overall feel feels work works way ways " +
+    "well enhance enhanced optimize optimized optimise optimised revamp rework overhaul streamline streamlined everything anything things stuff " +
+    "generally intuitive awesome amazing perfect perfectly beautiful fine").split(" "),
+);
+
 const LOREM = new Set(
   ("lorem ipsum dolor amet consectetur adipiscing elit eiusmod tempor incididunt labore dolore magna aliqua enim minim veniam quis nostrud " +
     "exercitation ullamco laboris nisi aliquip commodo consequat duis aute irure reprehenderit voluptate velit esse cillum fugiat nulla " +
@@ -104,6 +113,9 @@ export function isFiller(text: string, hasData: boolean): boolean {
     if (top >= 3 && top / all.length >= 0.4 && !FUNCTION.has([...counts].find(([, n]) => n === top)![0])) return true;
     if (all.length >= 12 && counts.size / all.length < 0.35) return true;
   }
+  // "The experience should be seamless and feel trustworthy": wishes nobody can test.
+  const content = contentWords(text);
+  if (!hasData && content.length >= 3 && content.filter((w) => WISHFUL.has(w)).length / content.length >= 0.5 && concreteData(text) === 0) return true;
   // Terse notes ("open class 7B gradebook -> Term 2 -> rows show 0.0") name things; piles of words do not.
   return !hasData && all.length >= 10 && !all.some((w) => FUNCTION.has(w)) && concreteData(text) === 0;
 }

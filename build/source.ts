@@ -88,6 +88,8 @@ export class SourceCache {
   private readonly entries = new Map<string, { stamp: string; file?: SourceFile; diagnostics: Diagnostic[] }>();
   private readonly checks = new WeakMap<SourceFile, Diagnostic[]>();
   private readonly derived = new Map<string, { inputs: readonly SourceFile[]; value: unknown }>();
+  /** How often each derived result was made (not reused): what a test of the reuse looks at. */
+  readonly made = new Map<string, number>();
 
   forget(path: string): void {
     this.entries.delete(resolve(path));
@@ -117,14 +119,16 @@ export class SourceCache {
   }
 
   /**
-   * What `make` built from these very files last time, or a new build of it: a search index is
-   * rebuilt only when one of its own files changed (an edited service leaves the FAQ's alone).
+   * What `make` built from these very files last time, or a new build of it: a search index, the
+   * FAQ's JSON or the FAQ's part of llms-full.txt is made again only when one of its own files
+   * changed (an edited service leaves the FAQ's alone).
    */
   async reuse<T>(name: string, inputs: readonly SourceFile[], make: () => Promise<T>): Promise<T> {
     const known = this.derived.get(name);
     if (known && known.inputs.length === inputs.length && known.inputs.every((file, i) => file === inputs[i])) return known.value as T;
     const value = await make();
     this.derived.set(name, { inputs, value });
+    this.made.set(name, (this.made.get(name) ?? 0) + 1);
     return value;
   }
 

@@ -84,6 +84,20 @@ export async function compileCatalog(files: SourceFile[], cache = new SourceCach
     quote: { ...quote, criteria: quote.criteria.map((c) => ({ ...withListDefaults(c), services: c.services ?? [] })) },
   };
 
+  const recommendDocuments = [
+    ...services.map((s) => ({
+      id: s.id,
+      fields: { title: s.title, problems: s.problems, tags: [...s.tags, ...s.techniques], summary: s.summary, details: s.deliverables, body: s.description },
+    })),
+    ...products.map((p) => ({
+      id: p.id,
+      fields: {
+        title: p.title, problems: p.problems, tags: [p.id], summary: [p.summary, p.tagline ?? ""],
+        details: [...p.capabilities, ...p.features.map((x) => `${x.name} ${x.description}`)], body: p.description,
+      },
+    })),
+  ];
+
   const data: PartsOf<CatalogData> = {
     company,
     capabilities: {
@@ -103,19 +117,9 @@ export async function compileCatalog(files: SourceFile[], cache = new SourceCach
       website: company.contact.website,
       ...(company.apiLicense ? { license: company.apiLicense } : {}),
     }))),
-    recommendIndex: await cache.reuse("recommendIndex", ofKinds("service", "product", "concepts"), async () => serialized(await buildIndex(RECOMMEND_FIELDS, [
-      ...services.map((s) => ({
-        id: s.id,
-        fields: { title: s.title, problems: s.problems, tags: [...s.tags, ...s.techniques], summary: s.summary, details: s.deliverables, body: s.description },
-      })),
-      ...products.map((p) => ({
-        id: p.id,
-        fields: {
-          title: p.title, problems: p.problems, tags: [p.id], summary: [p.summary, p.tagline ?? ""],
-          details: [...p.capabilities, ...p.features.map((x) => `${x.name} ${x.description}`)], body: p.description,
-        },
-      })),
-    ], concepts))),
+    // A change the index does not hold (a price) leaves it as it was: its documents are its key.
+    recommendIndex: await cache.reuse("recommendIndex", ofKinds("service", "product", "concepts"), async () => serialized(await buildIndex(RECOMMEND_FIELDS, recommendDocuments, concepts)),
+      () => JSON.stringify([recommendDocuments, concepts])),
     // The FAQ's index holds nothing of the company file: citeAs is not indexed.
     faqIndex: await cache.reuse("faqIndex", ofKinds("faq", "concepts"), async () =>
       serialized(await buildIndex(FAQ_FIELDS, faq.map((e) => ({ id: e.id, fields: { question: e.question, tags: e.tags, answer: e.answer } })), concepts))),

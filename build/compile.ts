@@ -5,7 +5,7 @@ import {
   type Advisor, type CatalogData, type Company, type FaqEntry, type Manifest, type Product, type QuoteRubric,
   type Service, type Technique, type TicketRubric, type Tool,
 } from "../src/catalog/types.js";
-import { llmsFullTxt, llmsTxt } from "./llms.js";
+import { llmsFaqSection, llmsFullTxt, llmsTxt } from "./llms.js";
 import { compileOpenApi } from "./openapi.js";
 import { SourceCache, type SourceFile } from "./source.js";
 
@@ -25,6 +25,18 @@ function single<T>(files: SourceFile[], kind: SourceFile["kind"]): T {
   return file.data as T;
 }
 
+/** A catalog file's text and hash, made once for a value that is kept between builds (SourceCache.reuse). */
+class Serialized {
+  constructor(readonly text: string, readonly hash = sha256(text)) {}
+}
+
+function serialized(value: unknown): Serialized {
+  return new Serialized(typeof value === "string" ? value : JSON.stringify(value));
+}
+
+/** Catalog data whose parts may come already serialized. */
+type PartsOf<T> = { [K in keyof T]: T[K] | Serialized };
+
 const list = (value: unknown): string[] => (Array.isArray(value) ? (value as string[]) : []);
 
 export async function compileCatalog(files: SourceFile[], cache = new SourceCache()): Promise<Record<string, string>> {
@@ -43,11 +55,18 @@ export async function compileCatalog(files: SourceFile[], cache = new SourceCach
     plans: (d.plans as Product["plans"]).map((p) => ({ ...p, features: p.features ?? [] })),
     services: list(d.services), description: f.body,
   })).sort(byId);
-  const faq = items(files, "faq", (d, f): FaqEntry => ({
-    id: f.id, question: d.question as string, answer: f.body, category: d.category as string, tags: list(d.tags),
-    ...(d.updated ? { updated: d.updated as string } : {}),
-    citeAs: `${companyName} FAQ, "${d.question as string}"${d.updated ? ` (updated ${d.updated as string})` : ""}`,
-  })).sort(byId);
+  // The FAQ (10,000 entries in a large catalog) is most of the work: its entries, their JSON and
+  // hash are made again only when an FAQ file or the company's name changed.
+  const faqFiles = ofKinds("faq");
+  const faqPart = await cache.reuse("faq", [...faqFiles, ...ofKinds("company")], async () => {
+    const entries = items(faqFiles, "faq", (d, f): FaqEntry => ({
+      id: f.id, question: d.question as string, answer: f.body, category: d.category as string, tags: list(d.tags),
+      ...(d.updated ? { updated: d.updated as string } : {}),
+      citeAs: `${companyName} FAQ, "${d.question as string}"${d.updated ? ` (updated ${d.updated as string})` : ""}`,
+    })).sort(byId);
+    return { entries, file: serialized(entries) };
+  });
+  const faq = faqPart.entries;
   const tools = items(files, "tool", (d, f): Tool => ({ id: f.id, ...(d as Omit<Tool, "id" | "description">), description: f.body })).sort(byId);
   const company = single<Company>(files, "company");
   const advisorFile = files.find((f) => f.kind === "advisor")!;
@@ -65,7 +84,21 @@ export async function compileCatalog(files: SourceFile[], cache = new SourceCach
     quote: { ...quote, criteria: quote.criteria.map((c) => ({ ...withListDefaults(c), services: c.services ?? [] })) },
   };
 
-  const data: CatalogData = {
+  const recommendDocuments = [
+    ...services.map((s) => ({
+      id: s.id,
+      fields: { title: s.title, problems: s.problems, tags: [...s.tags, ...s.techniques], summary: s.summary, details: s.deliverables, body: s.description },
+    })),
+    ...products.map((p) => ({
+      id: p.id,
+      fields: {
+        title: p.title, problems: p.problems, tags: [p.id], summary: [p.summary, p.tagline ?? ""],
+        details: [...p.capabilities, ...p.features.map((x) => `${x.name} ${x.description}`)], body: p.description,
+      },
+    })),
+  ];
+
+  const data: PartsOf<CatalogData> = {
     company,
     capabilities: {
       company: { name: company.name, tagline: company.tagline, description: company.description },
@@ -74,46 +107,42 @@ export async function compileCatalog(files: SourceFile[], cache = new SourceCach
       techniques: techniques.map(({ id, title, category }) => ({ id, title, category })),
       products: products.map(({ id, title, tagline }) => ({ id, title, ...(tagline ? { tagline } : {}) })),
     },
-    services, techniques, products, faq, tools, advisor, rubrics,
-    openapi: compileOpenApi({
+    services, techniques, products, faq: faqPart.file, tools, advisor, rubrics,
+    // The OpenAPI document is made of the operations and the company file alone.
+    openapi: await cache.reuse("openapi", ofKinds("company"), async () => serialized(compileOpenApi({
       title: `${company.name} API`,
       description: `${company.tagline} Discover services, techniques and products (alpha, beta, alpha-secure), get recommendations, search the FAQ, have quotes and tickets reviewed, request quotes and hand over leads. No authentication.`,
       contactName: company.name,
       contactEmail: company.contact.email,
       website: company.contact.website,
       ...(company.apiLicense ? { license: company.apiLicense } : {}),
-    }),
-    recommendIndex: await cache.reuse("recommendIndex", ofKinds("service", "product", "concepts"), () => buildIndex(RECOMMEND_FIELDS, [
-      ...services.map((s) => ({
-        id: s.id,
-        fields: { title: s.title, problems: s.problems, tags: [...s.tags, ...s.techniques], summary: s.summary, details: s.deliverables, body: s.description },
-      })),
-      ...products.map((p) => ({
-        id: p.id,
-        fields: {
-          title: p.title, problems: p.problems, tags: [p.id], summary: [p.summary, p.tagline ?? ""],
-          details: [...p.capabilities, ...p.features.map((x) => `${x.name} ${x.description}`)], body: p.description,
-        },
-      })),
-    ], concepts)),
+    }))),
+    // A change the index does not hold (a price) leaves it as it was: its documents are its key.
+    recommendIndex: await cache.reuse("recommendIndex", ofKinds("service", "product", "concepts"), async () => serialized(await buildIndex(RECOMMEND_FIELDS, recommendDocuments, concepts)),
+      () => JSON.stringify([recommendDocuments, concepts])),
     // The FAQ's index holds nothing of the company file: citeAs is not indexed.
-    faqIndex: await cache.reuse("faqIndex", ofKinds("faq", "concepts"), () =>
-      buildIndex(FAQ_FIELDS, faq.map((e) => ({ id: e.id, fields: { question: e.question, tags: e.tags, answer: e.answer } })), concepts)),
+    faqIndex: await cache.reuse("faqIndex", ofKinds("faq", "concepts"), async () =>
+      serialized(await buildIndex(FAQ_FIELDS, faq.map((e) => ({ id: e.id, fields: { question: e.question, tags: e.tags, answer: e.answer } })), concepts))),
     llmsTxt: llmsTxt({ company, services, techniques, products, faq, tools }),
-    llmsFullTxt: llmsFullTxt({ company, services, techniques, products, faq, tools }),
+    llmsFullTxt: llmsFullTxt(
+      { company, services, techniques, products, faq, tools },
+      await cache.reuse("llmsFaqSection", faqFiles, async () => llmsFaqSection(faq)),
+    ),
   };
 
   const out: Record<string, string> = {};
+  const fileHashes: Record<string, string> = {};
   for (const [key, file] of Object.entries(CATALOG_FILES)) {
-    const value = data[key as keyof CatalogData];
-    out[file] = typeof value === "string" ? value : JSON.stringify(value);
+    const value = data[key as keyof PartsOf<CatalogData>];
+    const part = value instanceof Serialized ? value : serialized(value);
+    out[file] = part.text;
+    fileHashes[file] = part.hash;
   }
-  const fileHashes = Object.fromEntries(Object.entries(out).map(([name, text]) => [name, sha256(text)]));
   const manifest: Manifest = {
     format: CATALOG_FORMAT,
     // Hash of what is served (not of the sources), so a compiler change also changes ETags.
     contentHash: sha256(JSON.stringify(fileHashes)),
-    counts: countsOf(data),
+    counts: countsOf({ services, techniques, products, faq, tools }),
     files: fileHashes,
   };
   out[MANIFEST_FILE] = JSON.stringify(manifest, null, 2);

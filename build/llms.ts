@@ -77,7 +77,7 @@ export function llmsTxt(c: Parts): string {
   ].join("\n");
 }
 
-export function llmsFullTxt(c: Parts): string {
+export function llmsFullTxt(c: Parts, faqSection?: string): string {
   const out: string[] = [`# ${c.company.name}`, "", `> ${c.company.tagline}`, "", c.company.description, "", "## Services", ""];
   for (const s of c.services) {
     out.push(`### ${s.title}`, "", s.summary, "", `- Id: ${s.id} (${base}${API_PREFIX}/services/${s.id})`, `- Pricing: ${price(s.pricing)}`);
@@ -95,6 +95,15 @@ export function llmsFullTxt(c: Parts): string {
   out.push("", "## Tools Lab", "");
   for (const t of c.tools) out.push(`- **${t.title}** (${t.status}${t.expected ? `, expected ${t.expected}` : ""}): ${t.summary}`);
   out.push("", "## FAQ", "");
-  for (const f of c.faq) out.push(`### ${f.question}`, "", nestHeadings(f.answer, 3), "");
-  return `${out.join("\n").trimEnd()}\n`;
+  // The FAQ is most of the file: `frontdesk dev` passes its part as made last time when no FAQ
+  // entry changed. Joined as one list would be: the head's lines, then the FAQ's.
+  const faq = faqSection ?? llmsFaqSection(c.faq);
+  return `${(faq === "" ? out.join("\n") : `${out.join("\n")}\n${faq}`).trimEnd()}\n`;
+}
+
+/** The FAQ's lines of llms-full.txt, joined (empty for no entries). */
+export function llmsFaqSection(faq: Parts["faq"]): string {
+  const out: string[] = [];
+  for (const f of faq) out.push(`### ${f.question}`, "", nestHeadings(f.answer, 3), "");
+  return out.join("\n");
 }

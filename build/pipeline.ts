@@ -48,6 +48,6 @@ export async function buildCatalog(options: { content: string; catalog: string; 
   if (check.errors > 0) return { ...check, milliseconds: performance.now() - started };
   const output = await compileCatalog(check.files, options.cache);
   const manifest = JSON.parse(output[MANIFEST_FILE]!) as Manifest;
-  const published = await publishCatalog(options.catalog, output, manifest.contentHash);
+  const published = await publishCatalog(options.catalog, output, manifest.contentHash, manifest.files);
   return { ...check, manifest, published, milliseconds: performance.now() - started };
 }

@@ -87,7 +87,9 @@ function expectedPlaces(): string {
 export class SourceCache {
   private readonly entries = new Map<string, { stamp: string; file?: SourceFile; diagnostics: Diagnostic[] }>();
   private readonly checks = new WeakMap<SourceFile, Diagnostic[]>();
-  private readonly derived = new Map<string, { inputs: readonly SourceFile[]; value: unknown }>();
+  private readonly derived = new Map<string, { inputs: readonly SourceFile[]; key?: string; value: unknown }>();
+  /** How often each derived result was made (not reused): what a test of the reuse looks at. */
+  readonly made = new Map<string, number>();
 
   forget(path: string): void {
     this.entries.delete(resolve(path));
@@ -117,14 +119,24 @@ export class SourceCache {
   }
 
   /**
-   * What `make` built from these very files last time, or a new build of it: a search index is
-   * rebuilt only when one of its own files changed (an edited service leaves the FAQ's alone).
+   * What `make` built from these very files last time, or a new build of it: a search index, the
+   * FAQ's JSON or the FAQ's part of llms-full.txt is made again only when one of its own files
+   * changed (an edited service leaves the FAQ's alone). With `contentKey`, all that `make` reads
+   * of the files as one string, it is also reused when the files changed elsewhere.
    */
-  async reuse<T>(name: string, inputs: readonly SourceFile[], make: () => Promise<T>): Promise<T> {
+  async reuse<T>(name: string, inputs: readonly SourceFile[], make: () => Promise<T>, contentKey?: () => string): Promise<T> {
     const known = this.derived.get(name);
     if (known && known.inputs.length === inputs.length && known.inputs.every((file, i) => file === inputs[i])) return known.value as T;
+    // Files that changed in what `make` does not look at (a service's price, for its search
+    // index): the same key, all `make` reads of them, gives the same result.
+    const key = contentKey?.();
+    if (known && key !== undefined && known.key === key) {
+      this.derived.set(name, { inputs, key, value: known.value });
+      return known.value as T;
+    }
     const value = await make();
-    this.derived.set(name, { inputs, value });
+    this.derived.set(name, { inputs, ...(key !== undefined ? { key } : {}), value });
+    this.made.set(name, (this.made.get(name) ?? 0) + 1);
     return value;
   }
 

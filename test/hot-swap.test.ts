@@ -114,6 +114,49 @@ describe("publishing a new catalog under a running server", () => {
   });
 });
 
+describe("a new catalog after an edit", () => {
+  it("takes over what did not change from the warm catalog it replaces, and serves the edit", async () => {
+    const content = await contentTree();
+    const catalogDir = await builtCatalog(content);
+    const live = await LiveCatalog.open(catalogDir, BASE_URL);
+    await live.warm(quiet);
+    const before = live.current;
+    const service = join(content, "services/web-apps.md");
+    await writeFile(service, (await readFile(service, "utf8")).replace("from: 10000", "from: 10001"));
+    await buildCatalog({ content, catalog: catalogDir });
+    await live.reload(quiet);
+    const after = live.current;
+    expect(after).not.toBe(before);
+    expect(after.services.get("web-apps")!.pricing.from).toBe(10001);
+    // The FAQ was neither parsed nor imported again: the very same values are served.
+    for (const key of ["faq", "faqIndex", "recommendIndex", "openapi"] as const) expect(after.data[key], key).toBe(before.data[key]);
+    expect(after.data.services).not.toBe(before.data.services);
+    expect(after.searchFaq("nda", 1).results[0]).toBe(before.searchFaq("nda", 1).results[0]);
+    expect(after.serviceDetail("web-apps")!.text).toContain('"from":10001');
+  });
+
+  it("checks the changed parts against the documented schemas though the catalog it replaces is warm", async () => {
+    for (const [file, text, fault] of [
+      ["techniques.json", '{"oops":1}', "listTechniques would not be as documented"],
+      ["services.json", '[{"id":"web-apps","title":"Web Apps"}]', "would not be as documented"],
+      ["faq.json", '[{"id":"nda","category":"legal","answer":"Yes.","tags":[],"citeAs":"FAQ"}]', "the search result of FAQ entry nda would not be as documented"],
+    ]) {
+      const catalogDir = await builtCatalog();
+      const live = await LiveCatalog.open(catalogDir, BASE_URL);
+      await live.warm(quiet);
+      const served = live.current;
+      const errors: string[] = [];
+      await changedCopy(catalogDir, ".catalog-undocumented", file!, text!);
+      const parent = join(catalogDir, "..");
+      await symlink(".catalog-undocumented", join(parent, "next"));
+      await rename(join(parent, "next"), catalogDir);
+      await live.reload({ info: () => {}, error: (m) => errors.push(m) });
+      expect(errors[0], file).toContain(fault);
+      expect(live.current).toBe(served);
+    }
+  });
+});
+
 describe("the first catalog", () => {
   it("answers before its FAQ is parsed, and reports a file that does not parse when it warms", async () => {
     const catalogDir = await builtCatalog();

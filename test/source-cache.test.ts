@@ -1,9 +1,15 @@
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkContent } from "../build/pipeline.js";
+import { buildCatalog, checkContent } from "../build/pipeline.js";
 import { loadContent, SourceCache } from "../build/source.js";
-import { contentTree } from "./helpers/content.js";
+import { contentTree, tempDir } from "./helpers/content.js";
+
+async function catalogFiles(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const name of (await readdir(dir)).sort()) out[name] = await readFile(join(dir, name), "utf8");
+  return out;
+}
 
 /** What `frontdesk dev` keeps between rebuilds must never hide an edit. */
 describe("SourceCache", () => {
@@ -66,5 +72,43 @@ describe("SourceCache", () => {
     const service = join(dir, "services/web-apps.md");
     await writeFile(service, (await readFile(service, "utf8")).replace("from: 10000", "from: lots"));
     for (let i = 0; i < 2; i++) expect((await checkContent(dir, "content", cache)).errors).toBe(1);
+  });
+
+  it("rebuilds after an edit the catalog a full build gives, remaking and rewriting only what the edit touched", async () => {
+    const dir = await contentTree();
+    const catalog = join(await tempDir(), "catalog");
+    const cache = new SourceCache();
+    const edit = async (path: string, from: string, to: string) => {
+      const file = join(dir, path);
+      await writeFile(file, (await readFile(file, "utf8")).replace(from, to));
+      cache.forget(file);
+      const result = await buildCatalog({ content: dir, catalog, cache });
+      const full = await buildCatalog({ content: dir, catalog: join(await tempDir(), "catalog") });
+      expect(result.errors).toBe(0);
+      expect(await catalogFiles(result.published!)).toEqual(await catalogFiles(full.published!));
+      return result.published!;
+    };
+    const first = (await buildCatalog({ content: dir, catalog, cache })).published!;
+    const made = () => Object.fromEntries(cache.made);
+    expect(made()).toEqual({ faq: 1, faqIndex: 1, llmsFaqSection: 1, openapi: 1, recommendIndex: 1 });
+
+    // One service's price, which no search index holds: only the service's own files change.
+    const priced = await edit("services/web-apps.md", "from: 10000", "from: 10001");
+    expect(made()).toEqual({ faq: 1, faqIndex: 1, llmsFaqSection: 1, openapi: 1, recommendIndex: 1 });
+    const inode = async (folder: string, name: string) => (await stat(join(folder, name))).ino;
+    expect(await inode(priced, "index-recommend.json")).toBe(await inode(first, "index-recommend.json"));
+
+    // One service's title: the FAQ's entries, JSON, index and part of llms-full.txt are reused, not made again.
+    const second = await edit("services/web-apps.md", "title: Web Apps", "title: Web Applications");
+    expect(made()).toEqual({ faq: 1, faqIndex: 1, llmsFaqSection: 1, openapi: 1, recommendIndex: 2 });
+    // ... and their files are the previous version's own (linked), not written again.
+    for (const name of ["faq.json", "index-faq.json", "openapi.json", "techniques.json"]) expect(await inode(second, name), name).toBe(await inode(priced, name));
+    for (const name of ["services.json", "index-recommend.json", "llms-full.txt", "manifest.json"]) expect(await inode(second, name), name).not.toBe(await inode(priced, name));
+
+    // An FAQ entry, then the company's name (which every FAQ entry's citeAs holds).
+    await edit("faq/do-you-sign-ndas.md", "?", "? Really?");
+    expect(made()).toMatchObject({ faq: 2, faqIndex: 2, llmsFaqSection: 2, openapi: 1, recommendIndex: 2 });
+    await edit("company.yaml", "name: Test Co", "name: Test Company");
+    expect(made()).toMatchObject({ faq: 3, faqIndex: 2, llmsFaqSection: 2, openapi: 2, recommendIndex: 2 });
   });
 });

@@ -50,7 +50,8 @@ export class LiveCatalog {
   }
 
   private async ready(loaded: LoadedCatalog): Promise<ServedCatalog> {
-    const next = new ServedCatalog(loaded, this.baseUrl);
+    // The catalog served lends the new one its unchanged parts (it checked them); the rest is checked anew.
+    const next = new ServedCatalog(loaded, this.baseUrl, this.served);
     await next.warm(); // whole and ready before the first request sees it
     return next;
   }

@@ -365,6 +365,18 @@ We need a written yes or no by 15 May, when the DPIA is signed off.` }, ticketRu
     expect(review.passed).toBe(false);
   });
 
+  it("a comma list of the rubric's own words caps a ticket as stuffing, even beside real sections", () => {
+    const review = reviewTicket({ type: "feature", ticketText: `h3. Background
+Riders need it. User value, customer problem, business value, pain point, persona-driven, user need, high impact, strategic, why now, problem statement, value proposition.
+h3. Requested behaviour
+* On the home screen, "Schedule" opens a date and time picker for any slot from 30 minutes to 7 days ahead.
+h3. Acceptance Criteria
+# Given a scheduled ride, when a driver is matched 15 minutes before pickup, then the rider gets a push notification.
+# Cancelling before the match costs nothing.` }, ticketRubric);
+    expect(review.rating).toBeLessThan(4);
+    expect(review.summary).toContain("stuffing");
+  });
+
   it("one sentence credits one criterion", () => {
     const review = bug("Checkout should work on Chrome 126 but it does not, please fix it quickly for all of our customers.");
     expect(review.criteria.filter((c) => c.status === "met").length).toBeLessThanOrEqual(3);

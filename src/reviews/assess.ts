@@ -91,7 +91,13 @@ export interface JudgeOptions {
 export function judge(raw: string, criteria: readonly Criterion[], options: JudgeOptions = {}): Judgement {
   const index = labelIndex(criteria);
   const doc = readDocument(raw, index.resolve);
-  const spans = readSpans(doc.sections, options.splitClauses === true);
+  // A run of the rubric's own words in a comma list ("User value, customer problem, business value,
+  // pain point, persona-driven, ...") is keyword stuffing, even when the rest of the text is real.
+  const spans = readSpans(doc.sections, options.splitClauses === true).map((s): ReadSpan => {
+    if ((s.hollow && s.hollow !== "filler") || s.code || (s.text.match(/,/g) ?? []).length < 6) return s;
+    const share = vocabularyShare(s.text, index.vocabulary);
+    return share.share >= 0.4 && concreteData(s.text) === 0 ? { ...s, hollow: "stuffing" } : s;
+  });
   const totalWords = spans.reduce((sum, s) => sum + s.words, 0);
   const fillerWords = spans.filter((s) => s.hollow === "filler").reduce((sum, s) => sum + s.words, 0);
   const allText = spans.map((s) => s.text).join("\n");
@@ -134,7 +140,7 @@ export function judge(raw: string, criteria: readonly Criterion[], options: Judg
     criteria: results,
     required: new Set(criteria.filter((c) => c.required).map((c) => c.id)),
     words: words(doc.lines.map((l) => l.text).join("\n")).length,
-    stuffing: share.count >= 8 && share.share >= 0.3,
+    stuffing: (share.count >= 8 && share.share >= 0.3) || spans.some((s) => s.hollow === "stuffing"),
     filler: totalWords >= 20 && fillerWords / totalWords >= 0.4,
     concrete: concreteData(spans.filter((s) => !s.hollow).map((s) => s.text).join("\n")),
     textOf: (id) => {

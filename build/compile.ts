@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { buildIndex, type Concept } from "../src/search/engine.js";
+import { buildIndex, indexConcepts, type Concept, type ExportedConcept } from "../src/search/engine.js";
 import {
   CATALOG_FILES, CATALOG_FORMAT, MANIFEST_FILE,
   type Advisor, type CatalogData, type Company, type FaqEntry, type Manifest, type Product, type QuoteRubric,
@@ -74,6 +74,9 @@ export async function compileCatalog(files: SourceFile[], cache = new SourceCach
   const ticket = single<TicketRubric>(files, "ticketRubric");
   const quote = single<QuoteRubric>(files, "quoteRubric");
   const { concepts } = single<{ concepts: Concept[] }>(files, "concepts");
+  // Both indexes read the concepts the same way: spelled out and stemmed once, and only when needed.
+  let indexed: Promise<ExportedConcept[]> | undefined;
+  const conceptIndex = () => (indexed ??= cache.reuse("conceptIndex", ofKinds("concepts"), async () => indexConcepts(concepts)));
   const rubrics = {
     ticket: {
       ...ticket,
@@ -118,11 +121,11 @@ export async function compileCatalog(files: SourceFile[], cache = new SourceCach
       ...(company.apiLicense ? { license: company.apiLicense } : {}),
     }))),
     // A change the index does not hold (a price) leaves it as it was: its documents are its key.
-    recommendIndex: await cache.reuse("recommendIndex", ofKinds("service", "product", "concepts"), async () => serialized(await buildIndex(RECOMMEND_FIELDS, recommendDocuments, concepts)),
+    recommendIndex: await cache.reuse("recommendIndex", ofKinds("service", "product", "concepts"), async () => serialized(await buildIndex(RECOMMEND_FIELDS, recommendDocuments, await conceptIndex())),
       () => JSON.stringify([recommendDocuments, concepts])),
     // The FAQ's index holds nothing of the company file: citeAs is not indexed.
     faqIndex: await cache.reuse("faqIndex", ofKinds("faq", "concepts"), async () =>
-      serialized(await buildIndex(FAQ_FIELDS, faq.map((e) => ({ id: e.id, fields: { question: e.question, tags: e.tags, answer: e.answer } })), concepts))),
+      serialized(await buildIndex(FAQ_FIELDS, faq.map((e) => ({ id: e.id, fields: { question: e.question, tags: e.tags, answer: e.answer } })), await conceptIndex()))),
     llmsTxt: llmsTxt({ company, services, techniques, products, faq, tools }),
     llmsFullTxt: llmsFullTxt(
       { company, services, techniques, products, faq, tools },

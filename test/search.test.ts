@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import FlexSearch from "flexsearch";
 import { describe, expect, it, vi } from "vitest";
-import { buildIndex, LENGTH_B, SearchEngine, spelledOut } from "../src/search/engine.js";
+import { buildIndex, indexConcepts, LENGTH_B, SearchEngine, spelledOut } from "../src/search/engine.js";
 import { words } from "../src/search/text.js";
 
 /** The search engine on its own: ranking order, what a hit says it matched, and text analysis. */
@@ -87,7 +87,7 @@ describe("SearchEngine", () => {
         { id: "cloud", fields: { title: "cloud costs", body: "moving servers and lowering the monthly bill" } },
         { id: "shop", fields: { title: "web shops", body: "selling on marketplaces" } },
       ],
-      [{ id: "cloud-bill", when: ["amazon bill", "aws invoice"], means: "cloud costs" }],
+      indexConcepts([{ id: "cloud-bill", when: ["amazon bill", "aws invoice"], means: "cloud costs" }]),
     );
     const search = new SearchEngine(index);
     const understood = search.search("our amazon bill is huge", 5);
@@ -105,9 +105,9 @@ describe("SearchEngine", () => {
     // "has|have" says nothing: the phrase is "nobody access", never "access" alone.
     expect(spelledOut("who|nobody has|have access")).toEqual(["nobody access"]);
     const search = new SearchEngine(
-      await buildIndex(FIELDS, [{ id: "support", fields: { title: "maintenance and support", body: "bug fixing" } }], [
+      await buildIndex(FIELDS, [{ id: "support", fields: { title: "maintenance and support", body: "bug fixing" } }], indexConcepts([
         { id: "vendor-gone", when: ["agency|freelancer vanished|disappeared|bankrupt"], means: "maintenance support" },
-      ]),
+      ])),
     );
     expect(search.search("the freelancer who made our shop has disappeared", 5).understood).toEqual([{ concept: "vendor-gone", phrase: "freelancer disappeared", means: "maintenance support" }]);
     expect(search.search("the agency went bankrupt", 5).hits.map((h) => h.id)).toEqual(["support"]);

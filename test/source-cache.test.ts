@@ -90,17 +90,17 @@ describe("SourceCache", () => {
     };
     const first = (await buildCatalog({ content: dir, catalog, cache })).published!;
     const made = () => Object.fromEntries(cache.made);
-    expect(made()).toEqual({ faq: 1, faqIndex: 1, llmsFaqSection: 1, openapi: 1, recommendIndex: 1 });
+    expect(made()).toEqual({ conceptIndex: 1, faq: 1, faqIndex: 1, llmsFaqSection: 1, openapi: 1, recommendIndex: 1 });
 
     // One service's price, which no search index holds: only the service's own files change.
     const priced = await edit("services/web-apps.md", "from: 10000", "from: 10001");
-    expect(made()).toEqual({ faq: 1, faqIndex: 1, llmsFaqSection: 1, openapi: 1, recommendIndex: 1 });
+    expect(made()).toEqual({ conceptIndex: 1, faq: 1, faqIndex: 1, llmsFaqSection: 1, openapi: 1, recommendIndex: 1 });
     const inode = async (folder: string, name: string) => (await stat(join(folder, name))).ino;
     expect(await inode(priced, "index-recommend.json")).toBe(await inode(first, "index-recommend.json"));
 
     // One service's title: the FAQ's entries, JSON, index and part of llms-full.txt are reused, not made again.
     const second = await edit("services/web-apps.md", "title: Web Apps", "title: Web Applications");
-    expect(made()).toEqual({ faq: 1, faqIndex: 1, llmsFaqSection: 1, openapi: 1, recommendIndex: 2 });
+    expect(made()).toEqual({ conceptIndex: 1, faq: 1, faqIndex: 1, llmsFaqSection: 1, openapi: 1, recommendIndex: 2 });
     // ... and their files are the previous version's own (linked), not written again.
     for (const name of ["faq.json", "index-faq.json", "openapi.json", "techniques.json"]) expect(await inode(second, name), name).toBe(await inode(priced, name));
     for (const name of ["services.json", "index-recommend.json", "llms-full.txt", "manifest.json"]) expect(await inode(second, name), name).not.toBe(await inode(priced, name));

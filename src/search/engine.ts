@@ -84,7 +84,7 @@ function fieldText(value: string | readonly string[] | undefined): string {
 
 const byKey = ([a]: [string, number], [b]: [string, number]) => (a < b ? -1 : a > b ? 1 : 0);
 
-export async function buildIndex(fields: FieldSpec[], documents: SearchDocument[], concepts: readonly Concept[] = []): Promise<ExportedIndex> {
+export async function buildIndex(fields: FieldSpec[], documents: SearchDocument[], concepts: readonly ExportedConcept[] = []): Promise<ExportedIndex> {
   const vocabulary = new Map<string, number>();
   const frequency = new Map<string, number>();
   const indexes = fields.map(() => new FlexSearch.Index(INDEX_OPTIONS));
@@ -124,12 +124,26 @@ export async function buildIndex(fields: FieldSpec[], documents: SearchDocument[
     documentFrequency: Object.fromEntries([...frequency].sort(byKey)),
     parts,
     lengths,
-    concepts: concepts.map((c) => ({
-      id: c.id,
-      when: unique(c.when.flatMap(spelledOut)).map((phrase) => ({ phrase, terms: terms(phrase) })).filter((w) => w.terms.length > 0),
-      means: words(c.means).map((word) => ({ word, term: stem(word), boost: CONCEPT_BOOST })),
-    })),
+    concepts: [...concepts],
   };
+}
+
+/**
+ * The editors' concepts in index form, made once for every index of a build: spelled out, their
+ * phrases repeat the same few hundred words thousands of times, so each word is stemmed once.
+ */
+export function indexConcepts(concepts: readonly Concept[]): ExportedConcept[] {
+  const stems = new Map<string, string>();
+  const stemOnce = (word: string): string => {
+    let found = stems.get(word);
+    if (found === undefined) stems.set(word, (found = stem(word)));
+    return found;
+  };
+  return concepts.map((c) => ({
+    id: c.id,
+    when: unique(c.when.flatMap(spelledOut)).map((phrase) => ({ phrase, terms: words(phrase).map(stemOnce) })).filter((w) => w.terms.length > 0),
+    means: words(c.means).map((word) => ({ word, term: stemOnce(word), boost: CONCEPT_BOOST })),
+  }));
 }
 
 /**

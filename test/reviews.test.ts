@@ -436,6 +436,17 @@ We'd consider it done when the file has one row per appointment with time, patie
   });
 });
 
+/** Table rows of one booking-portal quote, shared by the table tests below. */
+const PORTAL_ESSENTIALS = `| Scope | A booking portal for 4 clinics: patient login, booking in free slots, e-mail reminders. Not included: payments and a mobile app. |
+| Deliverables | The portal on your Azure subscription, its source in your GitHub, a runbook |
+| Timeline | Start 2 September, go-live 15 November |
+`;
+const PORTAL_TERMS = `| Acceptance | 10 working days to test; go-live after your written approval |
+| Warranty | 3 months of free bug fixing |
+| Ownership | All code is yours after final payment |
+| Validity | 30 days |
+`;
+
 describe("quote review", () => {
   const body = (price: string) => `Scope | A booking portal for the clinic's 4 locations: patient login, booking in free slots from the agenda system and e-mail reminders. Out of scope: the mobile app and payments.
 Deliverables | The portal on the clinic's Azure subscription, its source code in their GitHub organisation, and a runbook.
@@ -509,15 +520,8 @@ Validity - This offer holds for 30 days.`, quoteRubric, noServices, url);
   it("reads a price table whose amount column is headed by the currency and checks it against the total", () => {
     const table = (total: string) => `| Topic | Details |
 |---|---|
-| Scope | A booking portal for 4 clinics: patient login, booking in free slots, e-mail reminders. Not included: payments and a mobile app. |
-| Deliverables | The portal on your Azure subscription, its source in your GitHub, a runbook |
-| Timeline | Start 2 September, go-live 15 November |
-| Payment | 40% on order, 60% on go-live; 30 days net |
-| Acceptance | 10 working days to test; go-live after your written approval |
-| Warranty | 3 months of free bug fixing |
-| Ownership | All code is yours after final payment |
-| Validity | 30 days |
-| Price item | GBP (net) |
+${PORTAL_ESSENTIALS}| Payment | 40% on order, 60% on go-live; 30 days net |
+${PORTAL_TERMS}| Price item | GBP (net) |
 | Design | 6,000 |
 | Development | 24,000 |
 | **Total** | **${total}** |`;
@@ -615,14 +619,7 @@ Sam`, quoteRubric, noServices, url);
   it("reads a price table headed '| Item | Price |' as the price, and checks instalment amounts even when shares are given", () => {
     const quote = (last: string) => `| Topic | Details |
 |---|---|
-| Scope | A booking portal for 4 clinics: patient login, booking in free slots, e-mail reminders. Not included: payments and a mobile app. |
-| Deliverables | The portal on your Azure subscription, its source in your GitHub, a runbook |
-| Timeline | Start 2 September, go-live 15 November |
-| Acceptance | 10 working days to test; go-live after your written approval |
-| Warranty | 3 months of free bug fixing |
-| Ownership | All code is yours after final payment |
-| Validity | 30 days |
-
+${PORTAL_ESSENTIALS}${PORTAL_TERMS}
 | Item | Price |
 |---|---|
 | Design | £4,000 |

@@ -209,12 +209,16 @@ class SectionBuilder {
     }
     // "What: add the codes. Why: the catalogue applies from 1 January. Done when: ...": labels the
     // rubric knows, run together on one line, each start a line of their own.
-    const next = [...line.matchAll(RUN_ON_LABEL)].find((m) => m.index > 0 && this.resolve(cleanLabel(m[1]!)) !== undefined);
-    if (next) {
-      this.textLine(line.slice(0, next.index));
-      this.textLine(line.slice(next.index));
+    const cuts = [...line.matchAll(RUN_ON_LABEL)].filter((m) => m.index > 0 && this.resolve(cleanLabel(m[1]!)) !== undefined).map((m) => m.index);
+    if (cuts.length > 0) {
+      [0, ...cuts].forEach((from, i) => this.labelledLine(line.slice(from, cuts[i] ?? line.length).trim()));
       return;
     }
+    this.labelledLine(line);
+  }
+
+  /** A line with no other label run on into it. */
+  private labelledLine(line: string): void {
     const listMarker = /^(?:(\d{1,2})[.)]|[-*•+]|\(?[a-z]\))\s+(\S.*)$/i.exec(line);
     if (listMarker && !/^\d{1,2}\.\d/.test(line)) {
       this.item(listMarker[2]!, listMarker[1] !== undefined, undefined);

@@ -46,8 +46,8 @@ const RE = {
     /\b(?:should(?:n't| not)?|expected|expecting|expect(?:s|ed)? (?:it|that|to|the|a)|would expect|supposed to|ought to|instead of|used to|as (?:it did|before|in (?:version|v?\d))|worked (?:fine |correctly |as expected )?(?:in|on|before|until|with)|needs? to (?:show|return|be|display|stay|keep)|must (?:show|return|be|display|stay|keep|not))\b/i,
   observedWording:
     /\b(?:does(?:n't| not)|did(?:n't| not)|is(?:n't| not)|are(?:n't| not)|was(?:n't| not)|won't|can't|cannot|could(?:n't| not)|never|no longer|fails?|failed|failing|failure|errors?|crash(?:es|ed|ing)?|freez(?:es|ing)|froze|hangs?|hung|stuck|broken|breaks|wrong|incorrect(?:ly)?|missing|disappear(?:s|ed)?|blank|empty|nothing happens|times? out|timed out|timeout|throws?|thrown|returns?|returned|shows?|showed|shown|displays?|displayed|got|instead|duplicates?|duplicated|twice|ignored|rejected|spins?|spinner|loops?|redirects?|null|undefined|NaN)\b/i,
-  // "Is X possible?", or asked indirectly: "our DPO has asked whether attachments stay in the EU".
-  question: /[^.!?\n]{12,}\?(?:\s|$)|\b(?:ask(?:s|ed)?|wonder(?:s|ed|ing)?|wants? to know|would like to know|needs? to know|(?:please )?(?:confirm|clarify|tell us)) (?:whether|if|how|which|what|when|why|where)\b[^.!?\n]{12,}/i,
+  // Asked indirectly: "our DPO has asked whether attachments stay in the EU" (a "?" is found by directQuestion).
+  indirectQuestion: /\b(?:ask(?:s|ed)?|wonder(?:s|ed|ing)?|wants? to know|would like to know|needs? to know|(?:please )?(?:confirm|clarify|tell us)) (?:whether|if|how|which|what|when|why|where)\b[^.!?\n]{12,}/i,
   userStory: /\bas an? [\p{L}\s-]{2,60}?,? (?:i|we) (?:want|need|would like|wish|can)\b/iu,
   soThat: /\bso that\b|\bin order to\b|\bbecause\b/i,
   checklist: /\[[ xX]\]/,
@@ -143,7 +143,7 @@ const DETECTORS: Record<Evidence, (span: Span) => string | undefined> = {
   url: (s) => match(s.text, RE.url),
   "expected-wording": (s) => (s.code ? undefined : match(s.text, RE.expectedWording)),
   "observed-wording": (s) => (s.code ? undefined : match(s.text, RE.observedWording)),
-  question: (s) => (s.code ? undefined : match(s.text, RE.question)),
+  question: (s) => (s.code ? undefined : directQuestion(s.text) ?? match(s.text, RE.indirectQuestion)),
   "user-story": (s) => match(s.text, RE.userStory),
   "so-that": (s) => match(s.text, RE.soThat),
   opening: (s) => (s.opening ? s.text : undefined),
@@ -158,6 +158,22 @@ const DETECTORS: Record<Evidence, (span: Span) => string | undefined> = {
   // deliveries are retried": testable conditions listed in one sentence.
   conditions: (s) => (s.code || s.text.split(" ").length < 12 || (s.text.match(/,\s|;\s|\band\b/g) ?? []).length < 2 ? undefined : s.text),
 };
+
+/**
+ * "Is the green card available through the API?": a question mark that ends at least twelve
+ * characters of its own sentence. Found from each "?" back to the sentence's start, so the work is
+ * linear in the text (a pattern that tries every start before failing is quadratic).
+ */
+function directQuestion(text: string): string | undefined {
+  for (let at = text.indexOf("?"); at >= 0; at = text.indexOf("?", at + 1)) {
+    const next = text[at + 1];
+    if (next !== undefined && !/\s/.test(next)) continue;
+    let start = at;
+    while (start > 0 && !".!?\n".includes(text[start - 1]!)) start--;
+    if (at - start >= 12) return text.slice(start, at + 1).trim();
+  }
+  return undefined;
+}
 
 function match(text: string, pattern: RegExp): string | undefined {
   pattern.lastIndex = 0;

@@ -111,9 +111,13 @@ export function judge(raw: string, criteria: readonly Criterion[], options: Judg
     const denies = (s: ReadSpan) => s.hollow === "negated" || negated(s, index.vocabularyOf.get(c.id)!);
     return own.length > 0 && (saysUnknown(own[0]!.text) || own.every((s) => denies(s) || s.hollow === "placeholder"));
   };
-  const lowerText = spans.map((s) => s.text.toLowerCase()).join("\n");
-  const disowned = (c: Criterion) => (c.denials ?? []).some((d) => containsPhrase(lowerText, d.toLowerCase()));
-  const edges = new Map(criteria.map((c) => [c.id, denied(c) ? [] : edgesOf(c, spans, index).filter((e) => e.rank === 0 || !disowned(c))]));
+  const lowerText = expandContractions(spans.map((s) => s.text.toLowerCase()).join("\n"));
+  const disowned = (c: Criterion) => (c.denials ?? []).some((d) => containsPhrase(lowerText, expandContractions(d.toLowerCase())));
+  const edges = new Map(criteria.map((c) => {
+    if (denied(c)) return [c.id, []];
+    const all = edgesOf(c, spans, index);
+    return [c.id, disowned(c) ? all.filter((e) => e.rank === 0) : all];
+  }));
   const matched = match(criteria, edges);
 
   const results = criteria.map((c): CriterionResult => {
@@ -275,7 +279,7 @@ function makeSpan(section: Section, text: string, items: string[], ordered: bool
 // Sentence ends, and the turns where prose moves from one fact to the next ("..., instead it").
 // Chat messages start their sentences in lower case too ("... android 15). tap pay -> ...").
 const SENTENCE_END = /(?<=[.!?])\s+(?=["'(\p{L}\d])/u;
-const TURN = /;\s+|,\s+(?=(?:but|however|instead|whereas|while|although)\b)|\s+(?=(?:but instead|but|instead it|instead the|instead of|however|because|so that|in order to|as required by|since)\b)/i;
+const TURN = /;\s+|,\s+(?=(?:but|however|instead|whereas|while|although)\b)|(?<=\S)\s+(?=(?:but instead|but|instead it|instead the|instead of|however|because|so that|in order to|as required by|since)\b)/i;
 const ABBREVIATION = /\b(?:e\.g|i\.e|etc|vs|approx|incl|excl|no|nr|fig|ca|mr|mrs|ms|dr|st|v)\.$/i;
 
 export function clauses(text: string): string[] {
@@ -291,7 +295,7 @@ export function clauses(text: string): string[] {
 // "Warranty is 3 months, your data stays in the EU, and this offer is valid until 31 March": a
 // long sentence joins several terms, each a clause of its own. A list ("home, about, 6 treatment
 // pages, a blog") is not: a sentence is read apart only when every piece has several words.
-const JOINT = /,\s+(?=\D)|\s+[–—]\s+|\s+-\s+/;
+const JOINT = /,\s+(?=\D)|\s[–—]\s+|\s-\s+/;
 const MIN_PART_WORDS = 4;
 
 export function parts(sentence: string): string[] {

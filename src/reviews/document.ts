@@ -39,7 +39,7 @@ export interface ReadDocument {
 
 const MAX_LABEL_WORDS = 10;
 /** A short label after a sentence's end on the same line: ". Why: ...". */
-const RUN_ON_LABEL = /(?<=[.!?]\s+)(\p{Lu}[\p{L} ]{1,30}?):\s/gu;
+const RUN_ON_LABEL = /(?<=[.!?]\s{1,4})(\p{Lu}[\p{L} ]{1,30}?):\s/gu;
 const CURRENCY_HEADER = /(?:^|[^\p{L}])(€|\$|£|EUR|USD|GBP|CHF|AUD|CAD|SEK|NOK|DKK|PLN)(?:[^\p{L}]|$)/u;
 const BARE_NUMBER = /^([*_]{0,2})\s*(\d[\d.,' ]*)\s*([*_]{0,2})$/;
 const HTML_TAG = /<\/?(?:div|p|br|span|img|a|details|summary|b|i|u|s|strong|em|table|thead|tbody|tr|td|th|ul|ol|li|h[1-6]|pre|code|sub|sup|kbd|hr|input|blockquote|font|center)\b[^>]*>/gi;

@@ -9,7 +9,8 @@ import type { Evidence } from "../catalog/types.js";
  */
 const MONTH = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?";
 const CURRENCY_SIGN = "(?:€|\\$|£|\\b(?:EUR|USD|GBP|CHF|AUD|CAD|SEK|NOK|DKK|PLN)\\b|\\beuros?\\b|\\bdollars?\\b|\\bpounds?\\b)";
-const NUMBER = "\\d[\\d.,' ]*\\d(?:\\s?[kKmM]\\b)?|\\d(?:\\s?[kKmM]\\b)?";
+// Bounded: "1 1 1 1 ..." must not make every start scan to the end of the text.
+const NUMBER = "\\d[\\d.,' ]{0,24}\\d(?:\\s?[kKmM]\\b)?|\\d(?:\\s?[kKmM]\\b)?";
 export const AMOUNT_PATTERN = new RegExp(`${CURRENCY_SIGN}\\s?(${NUMBER})|(${NUMBER})\\s?${CURRENCY_SIGN}`, "gi");
 
 const PLATFORMS =
@@ -80,10 +81,12 @@ const ARROWS = /(?:→|->|=>|›|»|\s>\s)/g;
 
 /** The -ing form of a plain action verb ("tap" → "tapping", "save" → "saving"). */
 function gerund(verb: string): string {
-  const word = verb.replace(/ \?/g, " ?");
-  if (/[^aeiou]e$/.test(word)) return `${word.slice(0, -1)}ing`;
-  if (/^[^aeiou]*[aeiou][bdgmnprt]$/.test(word)) return `${word}${word.at(-1)}ing`;
-  return `${word}ing`;
+  // "log ?in" → "logging ?in": the -ing goes on the verb, not on its particle.
+  const [word, ...particle] = verb.split(" ");
+  const rest = particle.length > 0 ? ` ${particle.join(" ")}` : "";
+  if (/[^aeiou]e$/.test(word!)) return `${word!.slice(0, -1)}ing${rest}`;
+  if (/^[^aeiou]*[aeiou][bdgmnprt]$/.test(word!)) return `${word}${word!.at(-1)}ing${rest}`;
+  return `${word}ing${rest}`;
 }
 const ACTION_ANYWHERE = new RegExp(`\\b(?:${ACTION_VERBS}|${PAST_ACTIONS})\\b`, "gi");
 const I_PAST = new RegExp(`\\b(?:i|we|you|user|they)\\s+(?:then\\s+|first\\s+|just\\s+)?(?:${PAST_ACTIONS})\\b`, "gi");

@@ -1,5 +1,5 @@
 import type { TicketRubric, TicketType } from "../catalog/types.js";
-import { assess, judge, publicCriterion, type PublicCriterion } from "./assess.js";
+import { judge, publicCriterion, score, type Judgement, type PublicCriterion } from "./assess.js";
 
 /**
  * Ticket review: the rubric of the ticket's type (given, or inferred from the wording), a rating
@@ -25,27 +25,25 @@ export interface TicketReview {
 const TYPES: TicketType[] = ["bug", "feature", "task", "question"];
 
 /**
- * The type a ticket reads as: each type's required criteria are looked for, and the type whose
- * required criteria the text fills best wins; the wording's signals ("crash", "feature request",
- * "how do I") break ties. Without a type, a complete feature request is read as a feature even
- * when it never says "feature".
+ * The type a ticket reads as, with the text judged as that type: each type's required criteria
+ * are looked for, and the type whose required criteria the text fills best wins; the wording's
+ * signals ("crash", "feature request", "how do I") break ties. Without a type, a complete feature
+ * request is read as a feature even when it never says "feature".
  */
-export function inferType(text: string, rubric: TicketRubric): TicketType {
+export function inferType(text: string, rubric: TicketRubric): { type: TicketType; judgement: Judgement } {
   const lower = text.toLowerCase();
-  let best: TicketType = "bug";
-  let bestFit = -1;
+  let best: { type: TicketType; judgement: Judgement; fit: number } | undefined;
   for (const type of TYPES) {
     const spec = rubric.types[type];
     const signals = spec.signals.filter((signal) => lower.includes(signal.toLowerCase())).length;
-    const required = judge(text, spec.criteria).criteria.filter((c) => spec.criteria.find((k) => k.id === c.id)?.required);
-    const filled = required.reduce((sum, c) => sum + c.points, 0) / required.reduce((sum, c) => sum + c.weight, 0);
+    const judgement = judge(text, spec.criteria);
+    const required = judgement.criteria.filter((c) => judgement.required.has(c.id));
+    const weight = required.reduce((sum, c) => sum + c.weight, 0);
+    const filled = weight > 0 ? required.reduce((sum, c) => sum + c.points, 0) / weight : 0;
     const fit = filled + SIGNAL_WEIGHT * Math.min(signals, 3);
-    if (fit > bestFit) {
-      best = type;
-      bestFit = fit;
-    }
+    if (best === undefined || fit > best.fit) best = { type, judgement, fit };
   }
-  return best;
+  return { type: best!.type, judgement: best!.judgement };
 }
 
 /** How much one signal word counts against the share of required criteria found (at most three count). */
@@ -53,12 +51,12 @@ const SIGNAL_WEIGHT = 0.1;
 
 export function reviewTicket(input: TicketInput, rubric: TicketRubric): TicketReview {
   const text = input.title ? `Title: ${input.title}\n\n${input.ticketText}` : input.ticketText;
-  const type = input.type ?? inferType(text, rubric);
+  const { type, judgement } = input.type ? { type: input.type, judgement: judge(text, rubric.types[input.type].criteria) } : inferType(text, rubric);
   const spec = rubric.types[type];
-  const result = assess(text, spec.criteria, rubric);
+  const result = score(judgement, rubric);
   const lacking = result.criteria.filter((c) => c.status !== "met");
   const summary = [
-    `Rated ${result.score}/10 as a ${type} ticket${input.type ? "" : " (type inferred from the wording)"}; ${result.passed ? "ready to work on" : `below the threshold of ${result.threshold}`}.`,
+    `Rated ${result.score}/10 as a ${type} ticket${input.type ? "" : " (type inferred: the one whose required parts it fills best)"}; ${result.passed ? "ready to work on" : `below the threshold of ${result.threshold}`}.`,
     lacking.length ? `To improve: ${lacking.map((c) => `${c.title.toLowerCase()} (${c.status})`).join(", ")}.` : "Every criterion is met.",
     result.cappedAt !== undefined ? `The rating is capped at ${result.cappedAt}: ${result.capReason}.` : "",
   ].filter(Boolean).join(" ");

@@ -160,7 +160,8 @@ export class Journal {
   }
 
   async close(): Promise<void> {
-    await this.writing;
+    // A flush that ends may start the next one: wait until none is running.
+    while (this.writing) await this.writing;
     // What a failed write left after the journal's end is cut off now, if the disk lets it.
     await cutBack(this.file).catch(() => undefined);
     await this.file.handle.close().catch(() => undefined);

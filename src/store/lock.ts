@@ -117,6 +117,8 @@ export class DataFileLock {
   }
 
   private schedule(delay: number): void {
+    // One refresh loop at a time, however often the lock is retaken.
+    clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.refresh(), delay).unref();
   }
 

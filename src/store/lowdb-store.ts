@@ -15,9 +15,9 @@ import {
 /**
  * The embedded store: lowdb holds everything in memory (a Model of Maps); on disk, a snapshot and
  * an append-only journal (see data-files.ts), owned by one process (see lock.ts).
- * - a commit appends only what changed (in one line per group commit) and fsyncs it before the answer, so its cost does
- *   not grow with what is stored; commits are grouped, and a failed one leaves no trace in memory
- *   or on disk (see journal.ts);
+ * - a commit appends only what changed, one line per group commit, and fsyncs the line and then its
+ *   newline (the commit mark) before the answer, so its cost does not grow with what is stored;
+ *   commits are grouped, and a failed one leaves no trace in memory or on disk (see journal.ts);
  * - compaction writes a new snapshot in the background once the journal is large, dropping what
  *   the retention period (FRONTDESK_RETENTION_DAYS) no longer keeps;
  * - careful: a file that does not parse is reported and left untouched, never reset.

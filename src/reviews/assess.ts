@@ -55,6 +55,8 @@ interface ReadSpan extends Span {
   sectionLabel: string;
   hollow?: Hollow;
   words: number;
+  /** The text in lower case with contractions spelled out, as phrases are compared with it. */
+  plain: string;
 }
 
 type Strength = "met" | "partial";
@@ -111,7 +113,7 @@ export function judge(raw: string, criteria: readonly Criterion[], options: Judg
     const denies = (s: ReadSpan) => s.hollow === "negated" || negated(s, index.vocabularyOf.get(c.id)!);
     return own.length > 0 && (saysUnknown(own[0]!.text) || own.every((s) => denies(s) || s.hollow === "placeholder"));
   };
-  const lowerText = expandContractions(spans.map((s) => s.text.toLowerCase()).join("\n"));
+  const lowerText = spans.map((s) => s.plain).join("\n");
   const disowned = (c: Criterion) => (c.denials ?? []).some((d) => containsPhrase(lowerText, expandContractions(d.toLowerCase())));
   const edges = new Map(criteria.map((c) => {
     if (denied(c)) return [c.id, []];
@@ -268,7 +270,7 @@ const GHERKIN_GIVEN = /^given\b/i;
 const GHERKIN_NEXT = /^(?:given|when|then|and|but)\b/i;
 
 function makeSpan(section: Section, text: string, items: string[], ordered: boolean, code: boolean, opening: boolean, hollow: Hollow | undefined): ReadSpan {
-  const span: ReadSpan = { text, items, ordered: ordered && items.length > 0, code, opening, sectionLabel: section.label, words: words(text).length, ...(section.criterion ? { label: section.criterion } : {}) };
+  const span: ReadSpan = { text, plain: expandContractions(text.toLowerCase()), items, ordered: ordered && items.length > 0, code, opening, sectionLabel: section.label, words: words(text).length, ...(section.criterion ? { label: section.criterion } : {}) };
   if (hollow) return { ...span, hollow };
   if (code) return span;
   const hasData = findFact(span, DATA_KINDS) !== undefined;
@@ -328,7 +330,7 @@ function edgesOf(c: Criterion, spans: readonly ReadSpan[], index: LabelIndex): E
       edges.push({ span: i, strength: "met", found: self.found, rank });
       return;
     }
-    const lower = expandContractions(span.text.toLowerCase());
+    const lower = span.plain;
     const phrase = phrases.find((p) => containsPhrase(lower, p));
     if (!phrase) return;
     const datum = data.length > 0 ? findFact(span, data) : undefined;

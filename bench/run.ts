@@ -22,6 +22,7 @@ import { EVERY_ANSWER } from "../src/api/headers.js";
 import { breakdown, loadRecommendCases, recommendFixtures } from "../src/eval/recommend.js";
 import { miniSearchRanker } from "../test/helpers/minisearch-baseline.js";
 import { devRebuild } from "./dev-rebuild.js";
+import { reviewInputs } from "./review-inputs.js";
 import { generateContent } from "./generate.js";
 import { benchWrites } from "./writes.js";
 
@@ -368,6 +369,9 @@ async function main() {
   log(`|---|---|---|`);
   log(`| validate, compile, index and publish the sample content again | ${ms(median(rebuilds))} | < 300 ms |`);
   log();
+
+  // ---- reviews of the largest texts --------------------------------------------------------
+  for (const line of await reviewInputs(root)) log(line);
 
   // ---- recommendation quality ------------------------------------------------------------
   const sample = join(work, "sample-catalog");

@@ -1,0 +1,60 @@
+// Reviews of the largest texts the API takes, shaped to find a slow path (runs of digits, spaces,
+// labels, question-less letters), against the Markdown lexer alone reading the same text: the
+// part of a review no reviewer code can avoid. Prints a Markdown section; `npm run bench` includes it.
+import { readFile } from "node:fs/promises";
+import { performance } from "node:perf_hooks";
+import { Lexer } from "marked";
+import YAML from "yaml";
+import { LIMITS } from "../src/api/operations.js";
+import type { QuoteRubric, TicketRubric } from "../src/catalog/types.js";
+import { reviewQuote } from "../src/reviews/quote.js";
+import { reviewTicket } from "../src/reviews/ticket.js";
+
+const SHAPES: Record<string, string> = {
+  "one long word": "a",
+  "digits and spaces": "1 ",
+  "spaces, then a dash": " ",
+  "run-on labels": "Why: the catalogue applies. ",
+  "sentences": "The export fails. ",
+  "table rows": "| Item | € 1 |\n",
+};
+
+const fill = (unit: string, length: number) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length - 3) + (unit === " " ? "- b" : "end");
+
+/** Median milliseconds of three runs. */
+function time(work: () => unknown): number {
+  const runs = [0, 1, 2].map(() => {
+    const started = performance.now();
+    work();
+    return performance.now() - started;
+  });
+  return runs.sort((a, b) => a - b)[1]!;
+}
+
+export async function reviewInputs(root: string): Promise<string[]> {
+  const ticketRubric = YAML.parse(await readFile(`${root}/content/rubrics/ticket.yaml`, "utf8")) as TicketRubric;
+  const quoteRubric = YAML.parse(await readFile(`${root}/content/rubrics/quote.yaml`, "utf8")) as QuoteRubric;
+  const rows = [
+    `## A review of the largest text the API takes (ticketText ${LIMITS.ticketText.toLocaleString("en")}, quoteText ${LIMITS.quoteText.toLocaleString("en")} characters; median of 3)`,
+    "",
+    "The baseline is the Markdown lexer alone reading the same text. A review reads each sentence for every criterion, so plain sentences cost about two hundred times the lexer; a shape far above the sentences row would be a path input can drive. Before this run's fixes, 20,000 characters of one long word took 1.4 s as a ticket and a quote of digits and spaces 28 s.",
+    "",
+    "| text | baseline: lexer | ticket review (no type) | vs. baseline | baseline: lexer | quote review | vs. baseline |",
+    "|---|---|---|---|---|---|---|",
+  ];
+  for (const [name, unit] of Object.entries(SHAPES)) {
+    const ticket = fill(unit, LIMITS.ticketText);
+    const quote = fill(unit, LIMITS.quoteText);
+    const lexTicket = time(() => Lexer.lex(ticket, { gfm: true }));
+    const lexQuote = time(() => Lexer.lex(quote, { gfm: true }));
+    const ticketMs = time(() => reviewTicket({ ticketText: ticket }, ticketRubric));
+    const quoteMs = time(() => reviewQuote(quote, quoteRubric, new Map(), (id) => id));
+    const ms = (n: number) => `${n.toFixed(1)} ms`;
+    rows.push(`| ${name} | ${ms(lexTicket)} | ${ms(ticketMs)} | ${(ticketMs / lexTicket).toFixed(0)}× | ${ms(lexQuote)} | ${ms(quoteMs)} | ${(quoteMs / lexQuote).toFixed(0)}× |`);
+  }
+  return [...rows, ""];
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const line of await reviewInputs(new URL("..", import.meta.url).pathname.replace(/\/$/, ""))) console.log(line);
+}

@@ -430,6 +430,64 @@ We'd consider it done when the file has one row per appointment with time, patie
     expect(review.passed).toBe(true);
   });
 
+  it("reads labelled fields run together on one line with '|' between them", () => {
+    const review = bug(`Env: prod EU, web app 7.3.0, Firefox 127 / Windows 11 | Repro: Settings → Team → Invite member → enter anna+finance@example.co.uk → Send | Actual: red "Invalid email address" under the field, nothing sent | Expected: invite sent without error, plus-addressing worked in 7.2.x`);
+    expect(status(review)).toMatchObject(REQUIRED_BUG);
+  });
+
+  it("reads lettered items ('a.', 'b.') as a list, not as one run-on line", () => {
+    const text = `1. Who: analytics engineers on the Finance squad, who learn of renamed source columns from broken dashboards.
+2. What: on a column's page in the catalog, show its upstream source columns and the downstream models that read it.
+3. Done when:
+   a. \`fct_orders.amount\` lists its 2 upstream columns and every downstream model that selects it
+   b. lineage updates within 30 min of a dbt deploy to main
+   c. columns only reached through \`select *\` are flagged "lineage incomplete"`;
+    expect(status(reviewTicket({ ticketText: text, type: "feature" }, ticketRubric))["acceptance-criteria"]).toBe("met");
+  });
+
+  it("takes a labelled section's clauses together as the conditions it lists", () => {
+    const text = `| Field | Value |
+|---|---|
+| Problem | Compliance teams need the audit log in a spreadsheet for quarterly reviews; today they copy it page by page |
+| Desired behaviour | An "Export CSV" button on the Audit page exports all events matching the current filters |
+| Done when | An export of a filtered 90-day range matches the on-screen rows; an export over 1M rows sends an e-mail link; only Owners see the button |`;
+    expect(status(reviewTicket({ ticketText: text, type: "feature" }, ticketRubric))["acceptance-criteria"]).toBe("met");
+  });
+
+  it("an answer that is empty with a remark after it ('None yet - later', 'To be confirmed with the PO') is there in name only", () => {
+    const feature = `## Who / why
+Drivers on night shifts (about 40% of our fleet) say the white screens are blinding in the cab.
+## Desired behaviour
+The app follows the phone's dark setting on every screen, including the map and signature capture.
+## Acceptance criteria
+None yet - we'll figure it out later once design has had a look.`;
+    const review = reviewTicket({ ticketText: feature, type: "feature" }, ticketRubric);
+    expect(status(review)["acceptance-criteria"]).toBe("missing");
+    expect(review.rating).toBeLessThan(4);
+    const expected = bug(`STEPS TO REPRODUCE
+1. Add 12 seats of the Team plan
+2. Apply coupon WELCOME20 and check out
+ACTUAL RESULT
+The invoice total is €312.00 while the cart said €326.40.
+ENVIRONMENT
+Staging, billing-web 5.6.0, Chrome 126
+EXPECTED RESULT
+To be confirmed with PO — not sure which calculation is intended.`);
+    expect(status(expected)["expected-behaviour"]).toBe("missing");
+  });
+
+  it("a 'should' in a sentence saying nobody knows what should happen is no expected behaviour", () => {
+    const review = bug(`The holiday balance of employee 30981 shows 14.5 days in release 2024.5 on the web and the iPhone app.
+To see it: open Employees > Jonas Berg > Time off tab and look at the balance card.
+The customer didn't say what the number should be, and the policy has carry-over rules.`);
+    expect(status(review)["expected-behaviour"]).toBe("missing");
+  });
+
+  it("finds a question whose sentence holds an abbreviation ('est. 6 weeks')", () => {
+    const text = `For the SEPA Instant rollout (payments-core 4.x) our name-check provider only returns MATCH or NO_MATCH. So do we ship with the v3 beta, or delay until our own integration is done (est. 6 weeks)? We need a decision by 14 June.`;
+    expect(status(reviewTicket({ ticketText: text, type: "question" }, ticketRubric)).question).toBe("met");
+  });
+
   it("marks what is missing in the rewritten skeleton", () => {
     const review = bug("The export button does nothing when I click it on the invoices page in Chrome.");
     expect(review.skeleton).toContain("<!-- missing:");

@@ -282,7 +282,7 @@ function makeSpan(section: Section, text: string, items: string[], ordered: bool
 // Chat messages start their sentences in lower case too ("... android 15). tap pay -> ...").
 const SENTENCE_END = /(?<=[.!?])\s+(?=["'(\p{L}\d])/u;
 const TURN = /;\s+|,\s+(?=(?:but|however|instead|whereas|while|although)\b)|(?<=\S)\s+(?=(?:but instead|but|instead it|instead the|instead of|however|because|so that|in order to|as required by|since)\b)/i;
-const ABBREVIATION = /\b(?:e\.g|i\.e|etc|vs|approx|incl|excl|no|nr|fig|ca|mr|mrs|ms|dr|st|v)\.$/i;
+const ABBREVIATION = /\b(?:e\.g|i\.e|etc|vs|approx|est|incl|excl|no|nr|fig|ca|mr|mrs|ms|dr|st|v)\.$/i;
 
 export function clauses(text: string): string[] {
   const sentences: string[] = [];
@@ -318,7 +318,9 @@ function edgesOf(c: Criterion, spans: readonly ReadSpan[], index: LabelIndex): E
   spans.forEach((span, i) => {
     if (span.hollow || negated(span, vocabulary)) return;
     const rank = span.label === c.id ? 0 : span.label === undefined ? 1 : 2;
-    const proof = findFact(span, [...evidence, ...data]);
+    // "Done when | a filtered export matches the screen; an export over 1M rows is e-mailed; ...":
+    // a section's clauses are read apart, but the data it needs may be the clauses together.
+    const proof = findFact(span, [...evidence, ...data]) ?? (rank === 0 ? findFact(wholeSection(spans, span), data) : undefined);
     if (rank === 0) {
       if (proof) edges.push({ span: i, strength: "met", found: span.text, rank });
       else if (data.length === 0 && contentWords(span.text).length >= Math.min(minWords, 2) && span.words >= minWords) edges.push({ span: i, strength: "met", found: span.text, rank });
@@ -406,6 +408,11 @@ function augment(id: string, seen: Set<number>, strength: Strength, frozen: Read
 }
 
 // ---- helpers -----------------------------------------------------------------------------------
+
+/** A labelled section's real clauses as one span. */
+function wholeSection(spans: readonly ReadSpan[], span: ReadSpan): Span {
+  return { text: sectionText(spans, span).replace(/\n/g, "; "), items: [], ordered: false, code: false, opening: false };
+}
 
 /** All of a labelled section's real text, for the skeleton a review rewrites. */
 function sectionText(spans: readonly ReadSpan[], span: ReadSpan): string {

@@ -219,7 +219,8 @@ class SectionBuilder {
 
   /** A line with no other label run on into it. */
   private labelledLine(line: string): void {
-    const listMarker = /^(?:(\d{1,2})[.)]|[-*•+]|\(?[a-z]\))\s+(\S.*)$/i.exec(line);
+    // "a. lists its 2 upstream columns": lettered items are numbered ones.
+    const listMarker = /^(?:(\d{1,2}[.)]|[a-h]\.)|[-*•+]|\(?[a-z]\))\s+(\S.*)$/i.exec(line);
     if (listMarker && !/^\d{1,2}\.\d/.test(line)) {
       this.item(listMarker[2]!, listMarker[1] !== undefined, undefined);
       return;
@@ -230,6 +231,12 @@ class SectionBuilder {
     }
     if (line.includes("|")) {
       const cells = line.replace(/^\||\|$/g, "").split("|").map((c) => c.trim());
+      // "Env: prod, 7.3.0 | Repro: Settings → Invite | Expected: ...": labelled fields one after
+      // another on a line, each its own section.
+      if (cells.filter((c) => inlineLabel(c, this.resolve)?.known === true).length >= 2) {
+        for (const cell of cells) if (cell !== "") this.labelledLine(cell);
+        return;
+      }
       if (cells.length >= 2 && cells.every((c) => c.length < 300)) {
         this.row(cells);
         return;

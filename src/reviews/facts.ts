@@ -172,10 +172,15 @@ function directQuestion(text: string): string | undefined {
     const next = text[at + 1];
     if (next !== undefined && !/\s/.test(next)) continue;
     let start = at;
-    while (start > 0 && !".!?\n".includes(text[start - 1]!)) start--;
+    while (start > 0 && !(".!?\n".includes(text[start - 1]!) && sentenceEnds(text, start - 1))) start--;
     if (at - start >= 12) return text.slice(start, at + 1).trim();
   }
   return undefined;
+}
+
+/** A full stop followed by lower case or a digit ("(est. 6 weeks)", "approx. 3") ends no sentence. */
+function sentenceEnds(text: string, at: number): boolean {
+  return text[at] !== "." || !/^\s+[\p{Ll}\d]/u.test(text.slice(at + 1, at + 3));
 }
 
 function match(text: string, pattern: RegExp): string | undefined {

@@ -129,7 +129,7 @@ export function unwrapPdf(text: string): string {
       prev !== undefined &&
       prev.trim().length >= 50 &&
       !/[.!?:;|]\s*$/.test(prev) &&
-      !/^\s*(?:[-*•+|>#]|\d{1,2}[.)]\s)/.test(line) &&
+      !/^\s*(?:[-*•+|>#]|\d{1,2}[.)]\s|[a-h][.)]\s|\([a-z]\)\s)/.test(line) &&
       (/^\p{Ll}/u.test(next) || /^\d/.test(next) || MONTH_START.test(next))
     ) {
       out[out.length - 1] = `${prev.trimEnd()} ${next}`;

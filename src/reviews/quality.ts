@@ -46,6 +46,10 @@ const LOREM = new Set(
 const EMPTY =
   /^(?:n\/?a|n\.a|none|nil|null|nothing|tbd|tba|tbc|todo|to ?do|unknown|\?+|-+|\.{2,}|…+|x+|_?no response_?|no answer|see (?:above|below|title|subject|description|attached)|same as (?:above|title|summary)|as above|as per (?:title|subject)|not (?:applicable|available|included|provided|known|sure|defined|specified|relevant|decided|yet (?:known|defined|decided|clear))|to be (?:defined|determined|confirmed|decided|agreed|discussed|announced|clarified|added)|will (?:add|follow|update) (?:later|soon)|later|pending|ask (?:me|us)|no\.?|nope|idk|\{\{[^}]*\}\})$/i;
 
+// "None yet - we'll look at it once design is done", "TBD (waiting for legal)": an empty answer
+// with a remark after it is still empty.
+const EMPTY_HEAD = /^(?:none|nothing|not yet|n\/?a|tbd|tbc|tba|todo|unknown|pending)(?:\s+yet)?\s*(?:[-–—:;(]|,\s|$)/i;
+
 // Text of issue and document templates, left in when nobody filled them in.
 const TEMPLATE = [
   /\ba clear and concise description\b/i,
@@ -59,12 +63,12 @@ const TEMPLATE = [
   /\(optional\)\s*$/i,
 ];
 
-const PUT_OFF = /^(?:[\p{L}-]+\s+){0,3}?(?:to be|still to be|will be|is to be|are to be)\s+(?:agreed|defined|determined|confirmed|decided|discussed|clarified|announced|scheduled|planned|fixed|set)(?:\s+(?:later|together|jointly|at|during|in|after|once|when)\b|\s*$)/iu;
+const PUT_OFF = /^(?:[\p{L}-]+\s+){0,3}?(?:to be|still to be|will be|is to be|are to be)\s+(?:agreed|defined|determined|confirmed|decided|discussed|clarified|announced|scheduled|planned|fixed|set)(?:\s+(?:later|together|jointly|at|during|in|after|once|when|with|by)\b|\s*$)/iu;
 
 // "Flexible – we will agree the dates together once ...", "the parties will settle the schedule
 // later": what should be stated is left for later, with no figure given.
 const AGREED_LATER =
-  /^(?:flexible|open|tbd|tbc)\s*(?:[–—:,(-]|$)|\b(?:we|you|both (?:of us|parties|sides)|the parties|together we)\s+(?:will|shall|can|would|are going to)\s+(?:jointly\s+|then\s+|later\s+)?(?:agree|decide|confirm|fix|set|settle|plan|schedule|determine|discuss|define|work out)\s+(?:on\s+|upon\s+)?(?:the\s+|a\s+|all\s+)?(?:exact\s+|final\s+|concrete\s+|detailed\s+)?(?:dates?|timeline|timing|schedule|planning|milestones?|deadlines?|start(?: date)?|price|fees?|scope|deliverables|payment)\b/i;
+  /\b(?:we|i|they|you)(?:'ll| will| can| shall)? (?:figure|work|sort|find) (?:it|this|that|them) out (?:later|then|once|when|after|as we go)\b|^(?:flexible|open|tbd|tbc)\s*(?:[–—:,(-]|$)|\b(?:we|you|both (?:of us|parties|sides)|the parties|together we)\s+(?:will|shall|can|would|are going to)\s+(?:jointly\s+|then\s+|later\s+)?(?:agree|decide|confirm|fix|set|settle|plan|schedule|determine|discuss|define|work out)\s+(?:on\s+|upon\s+)?(?:the\s+|a\s+|all\s+)?(?:exact\s+|final\s+|concrete\s+|detailed\s+)?(?:dates?|timeline|timing|schedule|planning|milestones?|deadlines?|start(?: date)?|price|fees?|scope|deliverables|payment)\b/i;
 
 // Words that name nothing of their own: "everything needed, as discussed in our meetings".
 const VAGUE = new Set(
@@ -81,7 +85,7 @@ const PLACEHOLDER_TOKENS =
 export function hollowLine(line: string): Hollow | undefined {
   const bare = line.replace(/^\s*(?:[-*•]|\d+[.)]|\[[ xX]\])\s*/, "").replace(/[.!;,]+$/, "").trim();
   if (bare === "") return "placeholder";
-  if (EMPTY.test(bare)) return /^(?:not|no\b|none|nothing|nope|n\/?a|n\.a)/i.test(bare) ? "negated" : "placeholder";
+  if (EMPTY.test(bare) || EMPTY_HEAD.test(bare)) return /^(?:not|no\b|none|nothing|nope|n\/?a|n\.a)/i.test(bare) ? "negated" : "placeholder";
   // "Given ..." or "Then …": a word and an ellipsis where the content should be.
   if (/(?:\.{3,}|…)\s*$/.test(line) && contentWords(bare).length === 0) return "placeholder";
   if (TEMPLATE.some((t) => t.test(bare))) return "template";

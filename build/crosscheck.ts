@@ -130,6 +130,12 @@ function checkCriteria(file: SourceFile, criteria: unknown, path: PathSegment[],
     const id = record(c).id;
     if (seen.has(id)) report(file, [...path, i, "id"], `criterion id "${String(id)}" is used twice in ${fieldName(path)}: give each criterion its own id`);
     seen.add(id);
+    // `alongside` picks from the criterion's own evidence: a kind it does not look for is never found.
+    const evidence = Array.isArray(record(c).evidence) ? (record(c).evidence as unknown[]) : [];
+    const alongside = Array.isArray(record(c).alongside) ? (record(c).alongside as unknown[]) : [];
+    alongside.forEach((kind, k) => {
+      if (!evidence.includes(kind)) report(file, [...path, i, "alongside", k], `"${String(kind)}" is not in this criterion's evidence: add it to evidence, or remove it from alongside`);
+    });
   });
 }
 

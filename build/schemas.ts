@@ -66,6 +66,7 @@ const criterionProperties = {
   phrases: textList(80),
   denials: textList(80),
   evidence: evidenceList,
+  alongside: evidenceList,
   data: evidenceList,
   required: { type: "boolean" },
   minWords: { type: "integer", minimum: 1, maximum: 100 },

@@ -126,6 +126,12 @@ describe("content validation", () => {
     expect(lines).toEqual(["content/rubrics/quote.yaml:5:3 criteria: the weights add up to 9; they must add up to 10 so the score is out of 10"]);
   });
 
+  it("reports an 'alongside' fact a criterion does not look for", async () => {
+    const rubric = await readFile(join(MINIMAL_CONTENT, "rubrics/quote.yaml"), "utf8");
+    const lines = await report({ "rubrics/quote.yaml": rubric.replace("evidence: [amount]", "evidence: [amount]\n    alongside: [date]") });
+    expect(lines).toEqual(['content/rubrics/quote.yaml:17:17 "date" is not in this criterion\'s evidence: add it to evidence, or remove it from alongside']);
+  });
+
   it("reports a FAQ question without a question mark, and a bad date", async () => {
     const lines = await report({ "faq/what-do-you-cost.md": '---\nquestion: What do you cost\ncategory: pricing\nupdated: "2nd of May"\n---\nAnswer.\n' });
     expect(lines).toEqual([

@@ -488,6 +488,23 @@ The customer didn't say what the number should be, and the policy has carry-over
     expect(status(reviewTicket({ ticketText: text, type: "question" }, ticketRubric)).question).toBe("met");
   });
 
+  it("one sentence can say what goes wrong and, by its version, where; a user story says who and what", () => {
+    const prose = bug(`On the driver app 6.3.1 (Android, Zebra TC52) the proof-of-delivery photo is uploaded rotated 90° whenever it's taken with the device held in landscape. Take any delivery, Capture POD, turn the device sideways, shoot, submit - the photo in the back office (ops.example.com > Shipments > POD) is sideways. It should appear upright, like the on-device preview does.`);
+    expect(status(prose)).toMatchObject(REQUIRED_BUG);
+    const story = reviewTicket({ type: "feature", ticketText: `As a support agent I want to see the customer's plan and MRR in the ticket sidebar so I can prioritise paying customers without opening the billing tool (we switch tabs ~30 times a day each).
+
+AC:
+- [ ] Sidebar shows plan name + MRR (from the billing API) for the requester's organisation
+- [ ] "No subscription" is shown for free organisations
+- [ ] Loads within 1 s; shows "–" if the billing API is down` }, ticketRubric);
+    expect(status(story)).toMatchObject({ problem: "met", "proposed-behaviour": "met", "acceptance-criteria": "met" });
+  });
+
+  it("a platform named in a question is not also its context", () => {
+    const review = reviewTicket({ type: "question", ticketText: "Quick one: for the new order events, should we go with SQS or Kafka? I need an answer by Thursday so I can start on the consumer." }, ticketRubric);
+    expect(status(review).context).not.toBe("met");
+  });
+
   it("marks what is missing in the rewritten skeleton", () => {
     const review = bug("The export button does nothing when I click it on the invoices page in Chrome.");
     expect(review.skeleton).toContain("<!-- missing:");

@@ -131,6 +131,11 @@ export interface Criterion {
   denials?: string[];
   /** Facts that show this criterion on their own, with no label or wording. */
   evidence?: Evidence[];
+  /**
+   * Those of the evidence that count even inside a sentence that proves another criterion: a
+   * version in "On app 6.3.1 the photo is rotated" is where it happens as well as what happens.
+   */
+  alongside?: Evidence[];
   /** Concrete data a label's or a phrase's text needs to count in full; without one it is partial. */
   data?: Evidence[];
   /** The ticket or quote cannot pass without this criterion met. */

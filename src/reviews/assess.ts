@@ -9,8 +9,9 @@ import { concreteData, contentWords, hollowLine, isFiller, saysUnknown, isNegate
  * spans (clauses, lists, code blocks, table rows) under the labels that name a criterion; each
  * criterion is then proven by a span under its own label, by a fact that shows it on its own (a
  * stack trace, a version, a numbered list of steps, a "should" sentence), or by its wording
- * with the data it needs. One span credits one criterion: spans are matched to criteria so that
- * the most criteria, the required and heavier first, are met. Hollow text (placeholders,
+ * with the data it needs. One span credits one criterion (and one more by a fact that criterion
+ * takes `alongside`): spans are matched to criteria so that the most criteria, the required and
+ * heavier first, are met. Hollow text (placeholders,
  * template text, negations, filler, keyword stuffing) earns nothing. Pure and deterministic;
  * the work grows linearly with the text's length.
  */
@@ -66,6 +67,8 @@ interface Edge {
   found: string;
   /** 0: under the criterion's own label, 1: unlabelled, 2: under another criterion's label. */
   rank: number;
+  /** Proven by a fact the criterion takes even from a span that proves another (its `alongside`). */
+  shared?: boolean;
 }
 
 export function assess(raw: string, criteria: readonly Criterion[], limits: RubricLimits): Assessment {
@@ -329,7 +332,7 @@ function edgesOf(c: Criterion, spans: readonly ReadSpan[], index: LabelIndex): E
     }
     const self = findFact(span, evidence);
     if (self && (span.words >= 2 || DATA_KINDS.includes(self.kind))) {
-      edges.push({ span: i, strength: "met", found: self.found, rank });
+      edges.push({ span: i, strength: "met", found: self.found, rank, ...(c.alongside?.includes(self.kind) ? { shared: true } : {}) });
       return;
     }
     const lower = span.plain;
@@ -389,6 +392,15 @@ function match(criteria: readonly Criterion[], edges: ReadonlyMap<string, Edge[]
       if (chosen.has(c.id)) continue;
       augment(c.id, new Set(), strength, frozen, edges, owner, chosen);
     }
+  }
+  // A span proving one criterion may prove one more by a fact of the kinds that criterion takes alongside.
+  const twice = new Set<number>();
+  for (const c of order) {
+    if (chosen.has(c.id)) continue;
+    const edge = edges.get(c.id)!.find((e) => e.shared && e.strength === "met" && owner.has(e.span) && !twice.has(e.span));
+    if (!edge) continue;
+    twice.add(edge.span);
+    chosen.set(c.id, edge);
   }
   return chosen;
 }

@@ -505,6 +505,31 @@ AC:
     expect(status(review).context).not.toBe("met");
   });
 
+  it("takes a pasted command (curl, kubectl, ...) as the way to reproduce", () => {
+    const review = bug(`Since this morning, creating an order where a line item has "quantity": 0 gives HTTP 500 on production (API version 2024-02-01); according to your docs it should be rejected with 422.
+
+curl -X POST https://api.example.com/v2/orders \\
+  -d '{"customer_id":"cus_118","line_items":[{"sku":"A-100","quantity":0}]}'
+
+Happens every time.`);
+    expect(status(review)["steps-to-reproduce"]).toBe("met");
+  });
+
+  it("a verdict with nothing to check ('Actual: export is not correct') is too thin, and another part's own section is not read as it", () => {
+    const review = bug(`## Bug: Orders CSV export is wrong
+**Where:** production, web app 9.4.2, Chrome 126 on Windows 10
+**Steps:**
+1. Go to Orders
+2. Filter by "Last month"
+3. Click Export → CSV
+
+**Expected:** the CSV should contain exactly the orders shown on screen, same totals.
+
+**Actual:** export is not correct.`);
+    expect(status(review)).toMatchObject({ "observed-behaviour": "partial", "expected-behaviour": "met", environment: "met" });
+    expect(review.passed).toBe(false);
+  });
+
   it("marks what is missing in the rewritten skeleton", () => {
     const review = bug("The export button does nothing when I click it on the invoices page in Chrome.");
     expect(review.skeleton).toContain("<!-- missing:");

@@ -2,7 +2,7 @@ import type { Criterion, RubricLimits } from "../catalog/types.js";
 import { readDocument, type Line, type Section } from "./document.js";
 import { DATA_KINDS, findFact, isAction, type Span } from "./facts.js";
 import { labelIndex, type LabelIndex } from "./labels.js";
-import { concreteData, contentWords, hollowLine, isFiller, saysUnknown, isNegatedFor, vocabularyShare, words, type Hollow } from "./quality.js";
+import { concreteData, contentWords, hollowLine, isFiller, saysUnknown, isNegatedFor, verdictOnly, vocabularyShare, words, type Hollow } from "./quality.js";
 
 /**
  * Scores a text against a rubric, the same way for tickets and quotes. The text is read into
@@ -273,7 +273,8 @@ const GHERKIN_GIVEN = /^given\b/i;
 const GHERKIN_NEXT = /^(?:given|when|then|and|but)\b/i;
 
 function makeSpan(section: Section, text: string, items: string[], ordered: boolean, code: boolean, opening: boolean, hollow: Hollow | undefined): ReadSpan {
-  const span: ReadSpan = { text, plain: expandContractions(text.toLowerCase()), items, ordered: ordered && items.length > 0, code, opening, sectionLabel: section.label, words: words(text).length, ...(section.criterion ? { label: section.criterion } : {}) };
+  // The opening line is the author's own summary; a first line under a label ("Where: prod") is that label's.
+  const span: ReadSpan = { text, plain: expandContractions(text.toLowerCase()), items, ordered: ordered && items.length > 0, code, opening: opening && section.criterion === undefined, sectionLabel: section.label, words: words(text).length, ...(section.criterion ? { label: section.criterion } : {}) };
   if (hollow) return { ...span, hollow };
   if (code) return span;
   const hasData = findFact(span, DATA_KINDS) !== undefined;
@@ -321,6 +322,10 @@ function edgesOf(c: Criterion, spans: readonly ReadSpan[], index: LabelIndex): E
   spans.forEach((span, i) => {
     if (span.hollow || negated(span, vocabulary)) return;
     const rank = span.label === c.id ? 0 : span.label === undefined ? 1 : 2;
+    if (verdictOnly(span.text)) {
+      if (rank === 0) edges.push({ span: i, strength: "partial", found: span.text, rank });
+      return;
+    }
     // "Done when | a filtered export matches the screen; an export over 1M rows is e-mailed; ...":
     // a section's clauses are read apart, but the data it needs may be the clauses together.
     const proof = findFact(span, [...evidence, ...data]) ?? (rank === 0 ? findFact(wholeSection(spans, span), data) : undefined);
@@ -386,11 +391,16 @@ function match(criteria: readonly Criterion[], edges: ReadonlyMap<string, Edge[]
   const order = [...criteria].sort((a, b) => Number(b.required ?? false) - Number(a.required ?? false) || b.weight - a.weight);
   const owner = new Map<number, string>();
   const chosen = new Map<string, Edge>();
-  for (const strength of ["met", "partial"] as const) {
-    const frozen = new Set(owner.keys());
+  // Required criteria first; a span under a required criterion's own label goes to it before any
+  // other may read it there ("Expected: the CSV should hold the orders shown" is not what is observed).
+  let frozen = new Set<number>();
+  const phases = [["met", 1, true], ["met", 2, true], ["met", 2, false], ["partial", 2, false]] as const;
+  for (const [strength, maxRank, requiredOnly] of phases) {
+    // Partial proofs take only what full ones left; a span taken in full may still move to another criterion's full proof.
+    if (strength === "partial") frozen = new Set(owner.keys());
     for (const c of order) {
-      if (chosen.has(c.id)) continue;
-      augment(c.id, new Set(), strength, frozen, edges, owner, chosen);
+      if (chosen.has(c.id) || (requiredOnly && !c.required)) continue;
+      augment(c.id, new Set(), strength, maxRank, frozen, edges, owner, chosen);
     }
   }
   // A span proving one criterion may prove one more by a fact of the kinds that criterion takes alongside.
@@ -405,12 +415,12 @@ function match(criteria: readonly Criterion[], edges: ReadonlyMap<string, Edge[]
   return chosen;
 }
 
-function augment(id: string, seen: Set<number>, strength: Strength, frozen: ReadonlySet<number>, edges: ReadonlyMap<string, Edge[]>, owner: Map<number, string>, chosen: Map<string, Edge>): boolean {
+function augment(id: string, seen: Set<number>, strength: Strength, maxRank: number, frozen: ReadonlySet<number>, edges: ReadonlyMap<string, Edge[]>, owner: Map<number, string>, chosen: Map<string, Edge>): boolean {
   for (const edge of edges.get(id)!) {
-    if (edge.strength !== strength || seen.has(edge.span) || frozen.has(edge.span)) continue;
+    if (edge.strength !== strength || edge.rank > maxRank || seen.has(edge.span) || frozen.has(edge.span)) continue;
     seen.add(edge.span);
     const current = owner.get(edge.span);
-    if (current === undefined || augment(current, seen, strength, frozen, edges, owner, chosen)) {
+    if (current === undefined || augment(current, seen, strength, maxRank, frozen, edges, owner, chosen)) {
       owner.set(edge.span, id);
       chosen.set(id, edge);
       return true;

@@ -120,6 +120,15 @@ function steps(text: string, items: readonly string[], ordered: boolean): string
   return undefined;
 }
 
+// "curl -X POST https://api.example.com/v2/orders -d '{...}'": a command to run is a reproduction.
+const COMMAND = /^\s*(?:\$\s+|>\s+)?(?:curl|wget|http|https|grpcurl|npm|npx|pnpm|yarn|node|python3?|pip|kubectl|helm|docker|git|psql|mysql|redis-cli|aws|gcloud|az|terraform|make|go run|cargo|dotnet|java|mvn|gradle|php|ruby|bundle|rails|ssh|openssl)\s+\S/;
+
+/** The first line of a code block or a pasted line, when it is a shell command. */
+function command(code: string): string | undefined {
+  const first = code.split("\n").find((line) => line.trim() !== "");
+  return first !== undefined && COMMAND.test(first) ? first.trim() : undefined;
+}
+
 export interface Span {
   /** The text to read: a clause, a list's items joined by new lines, or a code block. */
   text: string;
@@ -134,7 +143,7 @@ export interface Span {
 const DETECTORS: Record<Evidence, (span: Span) => string | undefined> = {
   "numbered-list": (s) => (s.ordered && s.items.length >= 2 ? s.items.slice(0, 3).join(" / ") : undefined),
   "bullet-list": (s) => (s.items.length >= 2 ? s.items.slice(0, 3).join(" / ") : undefined),
-  steps: (s) => (s.code ? undefined : steps(s.text, s.items, s.ordered)),
+  steps: (s) => command(s.text) ?? (s.code ? undefined : steps(s.text, s.items, s.ordered)),
   "given-when-then": (s) => match(s.text, RE.givenWhenThen),
   checklist: (s) => (s.items.some((i) => RE.checklist.test(i)) ? s.items.slice(0, 3).join(" / ") : undefined),
   code: (s) => (s.code ? s.text.split("\n")[0] : match(s.text, RE.code)),

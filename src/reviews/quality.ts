@@ -144,6 +144,19 @@ const NEGATION = /\b(?:no|not|none|nothing|without|never|n\/a|can't|cannot|could
 const NOT_KNOWN = /\b(?:no idea|not sure|no clue|don't know|do not know|dunno|can't tell|cannot tell)\b/i;
 const NEGATED_START = /^(?:no|not|none|nothing|unknown|unclear|n\/a|can't say|cannot say|don't know|do not know|no idea|not sure|unsure)\b/i;
 
+// Words that judge without saying how: "export is not correct", "it should work properly".
+const VERDICT = new Set(
+  ("wrong correct correctly incorrect incorrectly right broken work works working worked fine ok okay good bad badly issue issues problem problems " +
+    "weird strange odd properly messed buggy expected intended normal normally usual supposed fixed").split(" "),
+);
+
+/** A verdict and at most one other word ("Actual: export is not correct"): nothing a developer could check. */
+export function verdictOnly(text: string): boolean {
+  const content = contentWords(text);
+  const verdicts = content.filter((w) => VERDICT.has(w)).length;
+  return verdicts > 0 && content.length - verdicts <= 1 && concreteData(text) === 0;
+}
+
 /** "Happened once yesterday, no idea how": a short answer that says the author does not know. */
 export function saysUnknown(line: string): boolean {
   return words(line).length <= 12 && NOT_KNOWN.test(line);

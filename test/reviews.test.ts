@@ -816,6 +816,41 @@ Your shop managers test the test version for one week and we go live after their
     expect(status(review)["timeline-milestones"]).toBe("met");
   });
 
+  it("checks the items of a price told in prose against its total, and a cap ('not exceed') is not an item", () => {
+    const prose = `Our fee is fixed. Phase one is EUR 18,000, phase two EUR 16,500 and phase three EUR 12,000, for a total of EUR 48,000 excluding VAT. We invoice each phase on completion, with payment due within 30 days.`;
+    const total = reviewQuote(prose, quoteRubric, noServices, url).consistency.find((c) => c.check === "total");
+    expect(total).toMatchObject({ ok: false, message: expect.stringContaining("46500") });
+    const capped = `Cloud architect 20 days x EUR 1,150 = EUR 23,000
+Platform engineers 60 days x EUR 950 = EUR 57,000
+Project lead 10 days x EUR 1,000 = EUR 10,000
+Estimated total EUR 90,000
+We will not exceed EUR 99,000 without your written approval.`;
+    expect(reviewQuote(capped, quoteRubric, noServices, url).consistency.filter((c) => !c.ok)).toEqual([]);
+  });
+
+  it("reads '20% after each of the three sprints' as three instalments", () => {
+    const review = reviewQuote("Price: €32,500 fixed, excl. VAT\nPayment: 20% on signing, 20% after each of the three sprints, 20% at launch; invoices due in 10 days.", quoteRubric, noServices, url);
+    expect(review.consistency.find((c) => c.check === "payment-shares")).toMatchObject({ ok: true });
+  });
+
+  it("a line introducing amounts ('USD 64,500 fixed, excl. sales tax:') is not a section of its own", () => {
+    const review = reviewQuote(`INVESTMENT
+USD 64,500 fixed, excl. sales tax:
+Theme development – USD 28,000
+Data migration – USD 37,000`, quoteRubric, noServices, url);
+    expect(status(review)["price-breakdown"]).toBe("met");
+  });
+
+  it("things listed after a verb stay one clause ('You receive the connector, a mapping document, a test report and a training')", () => {
+    const review = reviewQuote("You receive the configured connector, a field-mapping document, a test report and a one-hour training for your office staff.", quoteRubric, noServices, url);
+    expect(status(review).deliverables).toBe("met");
+  });
+
+  it("reads 'What we build:' and 'Not in this MVP:' as the scope", () => {
+    const review = reviewQuote("- What we build: a web app where parents find local music teachers and book a trial lesson.\n- Not in this MVP: payments, native apps, reviews, messaging.", quoteRubric, noServices, url);
+    expect(status(review).scope).toBe("met");
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

@@ -307,6 +307,9 @@ const MIN_PART_WORDS = 4;
 export function parts(sentence: string): string[] {
   const pieces = sentence.split(JOINT).map((p) => p.trim().replace(/^(?:and|or|then|plus)\s+/i, ""));
   if (pieces.length < 2 || pieces.some((p) => words(p).length < MIN_PART_WORDS)) return [sentence];
+  // "You receive the connector, a field-mapping document, a test report and ...": things listed
+  // after a verb are one clause; a piece that is a noun phrase ("a test report") has no verb of its own.
+  if (pieces.slice(1).some((p) => /^(?:a|an)\s/i.test(p) && !/\b(?:is|are|was|were|will|be|has|have|can|must|shall)\b/i.test(p))) return [sentence];
   return pieces;
 }
 

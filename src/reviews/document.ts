@@ -347,6 +347,8 @@ function colonLabel(line: string, resolve: LabelResolver): { label: string; rest
   const known = resolve(label) !== undefined;
   if (!known && rest !== "") return undefined;
   if (!known && wordsOf(label) > 6) return undefined;
+  // "USD 64,500 fixed, excl. sales tax:" introduces its lines; an amount is not a section name.
+  if (!known && /\d{2}/.test(label)) return undefined;
   return { label, rest, known };
 }
 

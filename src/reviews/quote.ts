@@ -53,7 +53,7 @@ function amounts(text: string): Amount[] {
   const out: Amount[] = [];
   // A table row ("Design | EUR 2,900") is one line; "design €6,000 | build €9,000" is two. A full
   // stop ends a piece, but for an abbreviation's ("Total (excl. VAT) | £32,400").
-  const pieces = text.split(/\n|;\s*|,\s+(?=\D)|(?<!\b(?:excl|incl|approx|ca|no|nr|e\.g|i\.e|vs))\.\s+/i).flatMap((line) => ((line.match(AMOUNT_PATTERN) ?? []).length > 1 ? line.split(/\s[|·•]\s/) : [line]));
+  const pieces = text.split(/\n|;\s*|,\s+(?=\D)|(?<!\b(?:excl|incl|approx|ca|no|nr|e\.g|i\.e|vs))\.\s+/i).flatMap((line) => ((line.match(AMOUNT_PATTERN) ?? []).length > 1 ? line.split(/\s[|·•]\s|\s+and\s+/) : [line]));
   for (const line of pieces) {
     for (const m of line.matchAll(AMOUNT_PATTERN)) {
       const symbol = m[0].replace(/[\d.,' ]|(?<=\d\s?)[kKmM]\b/g, "").trim().toUpperCase();
@@ -82,7 +82,7 @@ function computations(text: string): { stated: number; computed: number; found: 
 }
 
 const TOTAL = /\b(?:total|sum|grand total|in total|total price|total fee)\b/i;
-const NOT_AN_ITEM = /\b(?:total|subtotal|sub-total|vat|tax|btw|mwst|discount|per (?:day|hour|month|week|year)|a (?:day|month|year)|daily|hourly|monthly|rate|each|deposit|instal?ments?)\b|\/(?:day|h|hour|month)\b|%/i;
+const NOT_AN_ITEM = /\b(?:total|subtotal|sub-total|vat|tax|btw|mwst|discount|not (?:to )?exceed|capped at|at most|maximum|per (?:day|hour|month|week|year)|a (?:day|month|year)|daily|hourly|monthly|rate|each|deposit|instal?ments?)\b|\/(?:day|h|hour|month)\b|%/i;
 
 const NOT_AN_INSTALMENT = new RegExp(NOT_AN_ITEM.source.replace("|deposit|instal?ments?", "").replace("|%", ""), "i");
 
@@ -97,7 +97,10 @@ export function consistency(all: string, priceText: string, paymentText: string)
       message: currencies.length === 1 ? `All amounts are in ${currencies[0]}.` : `Amounts mix currencies (${currencies.join(", ")}): ask for one currency or a stated exchange rate.`,
     });
   }
-  const lines = amounts(priceText);
+  // "Phase one is EUR 18,000, phase two EUR 16,500 ... for a total of EUR 48,000": a price found
+  // in prose is one clause; its items are in the paragraph around it.
+  const found = amounts(priceText);
+  const lines = found.filter((a) => !NOT_AN_ITEM.test(a.line)).length < 2 && found.some((a) => TOTAL.test(a.line)) ? amounts(paragraphOf(all, found.find((a) => TOTAL.test(a.line))!.raw)) : found;
   // The total the items should add up to: a subtotal when there is one (VAT comes after it),
   // else a total that is not the amount including VAT.
   // On a line with other amounts ("boards at €2,600: total €52,000"), the total is the one after the word.
@@ -144,7 +147,10 @@ export function consistency(all: string, priceText: string, paymentText: string)
       message: ok ? `The payment instalments add up to the price (${total}).` : `The payment instalments add up to ${sum}, but the price is ${total}: ask which is right.`,
     });
   }
-  const shares = [...paymentText.matchAll(/\b(\d{1,3}(?:[.,]\d+)?)\s?(?:%|percent\b)/gi)].map((m) => Number(m[1]!.replace(",", ".")));
+  // "20% after each of the three sprints" is three instalments of 20%.
+  const shares = [...paymentText.matchAll(/\b(\d{1,3}(?:[.,]\d+)?)\s?(?:%|percent\b)(?:[^%\n;]{0,30}?\beach of (?:the |our |your )?(\d|two|three|four|five|six)\b)?/gi)].map(
+    (m) => Number(m[1]!.replace(",", ".")) * (m[2] === undefined ? 1 : (COUNT[m[2].toLowerCase()] ?? Number(m[2]))),
+  );
   if (shares.length >= 2) {
     const sum = Math.round(shares.reduce((s, n) => s + n, 0) * 100) / 100;
     checks.push({
@@ -154,6 +160,13 @@ export function consistency(all: string, priceText: string, paymentText: string)
     });
   }
   return checks;
+}
+
+const COUNT: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6 };
+
+/** The paragraph (text between blank lines) where a phrase first stands. */
+function paragraphOf(text: string, phrase: string): string {
+  return text.split(/\n\s*\n/).find((p) => p.includes(phrase)) ?? phrase;
 }
 
 /** The amount a total line states: the first after the word "total", else its last. */

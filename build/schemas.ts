@@ -69,6 +69,7 @@ const criterionProperties = {
   alongside: evidenceList,
   data: evidenceList,
   required: { type: "boolean" },
+  testable: { type: "boolean" },
   minWords: { type: "integer", minimum: 1, maximum: 100 },
   advice: text(400),
 };

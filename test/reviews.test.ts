@@ -530,6 +530,36 @@ Happens every time.`);
     expect(review.passed).toBe(false);
   });
 
+  it("reads a bug told as a Gherkin scenario: Then is what should happen, But what does", () => {
+    const review = bug(`Bug: percentage coupon is also applied to shipping (storefront 5.11.2, production, all browsers)
+
+  Scenario: 10% product coupon on an order with paid shipping
+    Given a cart with items worth EUR 80.00
+    And standard shipping at EUR 6.00
+    When I apply coupon "SPRING10" (10% off products) at checkout
+    Then the discount should be EUR 8.00
+    But the discount shown is EUR 8.60`);
+    expect(status(review)).toMatchObject(REQUIRED_BUG);
+  });
+
+  it("acceptance criteria that only say how it should feel, with no figure, are too vague", () => {
+    const feature = (criteria: string) => reviewTicket({ type: "feature", ticketText: `h3. Background
+Managers approve time-off requests from the e-mail notification, but it only says "Request from Ana Silva, 3 days", so approvals take 2.4 days on average.
+
+h3. Proposal
+Add a small team calendar to the approval e-mail: the 2 weeks around the requested dates, one row per direct report, with approved and pending time off shaded.
+
+h3. Acceptance criteria
+${criteria}
+
+*Reporter:* Priya N. (People Ops)` }, ticketRubric);
+    const wishes = feature("* Managers feel more confident approving from email\n* Approval times go down\n* The email looks good on mobile");
+    expect(status(wishes)["acceptance-criteria"]).toBe("partial");
+    expect(wishes.passed).toBe(false);
+    const checks = feature("* The e-mail shows one row per direct report for the 14 days around the request\n* Pending days are shaded grey, approved days blue\n* The e-mail renders at 375 px wide without horizontal scrolling");
+    expect(status(checks)["acceptance-criteria"]).toBe("met");
+  });
+
   it("marks what is missing in the rewritten skeleton", () => {
     const review = bug("The export button does nothing when I click it on the invoices page in Chrome.");
     expect(review.skeleton).toContain("<!-- missing:");

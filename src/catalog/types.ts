@@ -129,6 +129,11 @@ export interface Criterion {
    * happened once"): anywhere in the text, it leaves only the criterion's own section to prove it.
    */
   denials?: string[];
+  /**
+   * Its text must name what a tester can check: when most of its items only wish ("users feel
+   * more confident", "approval times go down") with no number, it is too vague.
+   */
+  testable?: boolean;
   /** Facts that show this criterion on their own, with no label or wording. */
   evidence?: Evidence[];
   /**

@@ -1,8 +1,8 @@
-import type { Criterion, RubricLimits } from "../catalog/types.js";
+import type { Criterion, Evidence, RubricLimits } from "../catalog/types.js";
 import { readDocument, type Line, type Section } from "./document.js";
 import { DATA_KINDS, findFact, isAction, type Span } from "./facts.js";
 import { labelIndex, type LabelIndex } from "./labels.js";
-import { concreteData, contentWords, hollowLine, isFiller, saysUnknown, isNegatedFor, verdictOnly, vocabularyShare, words, type Hollow } from "./quality.js";
+import { concreteData, contentWords, hollowLine, isFiller, saysUnknown, isNegatedFor, untestable, verdictOnly, vocabularyShare, words, type Hollow } from "./quality.js";
 
 /**
  * Scores a text against a rubric, the same way for tickets and quotes. The text is read into
@@ -232,6 +232,10 @@ function readSpans(sections: readonly Section[], split: boolean): ReadSpan[] {
         // "Given ...\nWhen ...\nThen ..." is a template nobody filled in.
         const hollow = steps.every((l) => hollowLine(l.text) !== undefined) ? "placeholder" : undefined;
         spans.push(makeSpan(section, steps.map((l) => l.text).join("\n"), [], false, false, opening, hollow));
+        // Its outcome ("Then the repayment should be £1,374.86 / But it shows £1,389.58") is also
+        // read on its own: in a bug it is what should happen and what does.
+        const then = steps.findIndex((l) => /^then\b/i.test(l.text));
+        if (then > 0) spans.push(makeSpan(section, steps.slice(then).map((l) => l.text).join("\n"), [], false, false, false, hollow));
       } else {
         const read = split && section.criterion === undefined && line.kind === "text" ? (t: string) => clauses(t).flatMap(parts) : clauses;
         for (const clause of read(line.text)) {
@@ -325,13 +329,13 @@ function edgesOf(c: Criterion, spans: readonly ReadSpan[], index: LabelIndex): E
   spans.forEach((span, i) => {
     if (span.hollow || negated(span, vocabulary)) return;
     const rank = span.label === c.id ? 0 : span.label === undefined ? 1 : 2;
-    if (verdictOnly(span.text)) {
+    if (verdictOnly(span.text) || (c.testable && untestable(span.text, span.items))) {
       if (rank === 0) edges.push({ span: i, strength: "partial", found: span.text, rank });
       return;
     }
     // "Done when | a filtered export matches the screen; an export over 1M rows is e-mailed; ...":
     // a section's clauses are read apart, but the data it needs may be the clauses together.
-    const proof = findFact(span, [...evidence, ...data]) ?? (rank === 0 ? findFact(wholeSection(spans, span), data) : undefined);
+    const proof = findFact(span, [...evidence, ...data]) ?? (rank === 0 ? sectionFact(c, wholeSection(spans, span), data) : undefined);
     if (rank === 0) {
       if (proof) edges.push({ span: i, strength: "met", found: span.text, rank });
       else if (data.length === 0 && contentWords(span.text).length >= Math.min(minWords, 2) && span.words >= minWords) edges.push({ span: i, strength: "met", found: span.text, rank });
@@ -433,6 +437,11 @@ function augment(id: string, seen: Set<number>, strength: Strength, maxRank: num
 }
 
 // ---- helpers -----------------------------------------------------------------------------------
+
+/** A fact of the whole section, when the section as a whole is not mere wishes. */
+function sectionFact(c: Criterion, section: Span, kinds: readonly Evidence[]): ReturnType<typeof findFact> {
+  return c.testable && untestable(section.text, []) ? undefined : findFact(section, kinds);
+}
 
 /** A labelled section's real clauses as one span. */
 function wholeSection(spans: readonly ReadSpan[], span: ReadSpan): Span {

@@ -33,7 +33,7 @@ const WISHFUL = new Set(
     "quick quickly smooth smoothly modern trustworthy friendly user-friendly clean cleaner robust scalable efficient efficiently improved improve " +
     "improvement improvements properly correctly nicely delightful delight delighted world-class experience overall feel feels work works way ways " +
     "well enhance enhanced optimize optimized optimise optimised revamp rework overhaul streamline streamlined everything anything things stuff " +
-    "generally intuitive awesome amazing perfect perfectly beautiful fine").split(" "),
+    "generally intuitive awesome amazing perfect perfectly beautiful fine flexible modernise modernize modernised modernized polished powerful sleek slick").split(" "),
 );
 
 const LOREM = new Set(
@@ -155,6 +155,17 @@ export function verdictOnly(text: string): boolean {
   const content = contentWords(text);
   const verdicts = content.filter((w) => VERDICT.has(w)).length;
   return verdicts > 0 && content.length - verdicts <= 1 && concreteData(text) === 0;
+}
+
+// How someone feels about a result, or a trend with no figure: nothing a tester can check.
+const SUBJECTIVE =
+  /\b(?:feels?|felt|confident|confidence|happ(?:y|ier)|love|loves|like it|delight\w*|satisf\w*|frustrat\w*|looks? (?:good|nice|great|better|clean|modern)|better|easier|nicer|smooth\w*|seamless\w*|intuitive\w*|reliable|polished|(?:go|goes|went) (?:down|up)|improv\w*|increas\w*|decreas\w*|reduc\w*|fewer|less (?:confusion|friction|effort)|notice (?:a|any) difference|more (?:engaging|usable|flexible|efficient|productive))\b/i;
+
+/** Most of a list's items (or a text's sentences) say how it should feel, with no figure to check. */
+export function untestable(text: string, items: readonly string[]): boolean {
+  const parts = items.length > 0 ? items : text.split(/(?<=[.!?;])\s+|\n+/).filter((p) => p.trim() !== "");
+  const vague = parts.filter((p) => SUBJECTIVE.test(p) && !/\d/.test(p) && !/["“”'‘’][^"“”'‘’]{2,}["“”'‘’]/.test(p)).length;
+  return parts.length > 0 && vague * 2 > parts.length;
 }
 
 /** "Happened once yesterday, no idea how": a short answer that says the author does not know. */

@@ -560,6 +560,24 @@ ${criteria}
     expect(status(checks)["acceptance-criteria"]).toBe("met");
   });
 
+  it("reads what a phrase introduces: checks to the end of its sentence, or the list under a lead-in line", () => {
+    const spoken = reviewTicket({ type: "feature", ticketText: `Our lift engineers have to get the building manager to sign on the tablet, and half the time the manager isn't there: last month the Birmingham team logged sixty hours waiting. What I'd love is that the engineer can hit "send for sign-off" and the manager gets an e-mail with the visit report and an approve button. How we'd know it works — one, the engineer can close the visit without a signature by sending it; two, the manager gets the e-mail with the PDF and the button works from a phone; three, after forty-eight hours with no answer the visit flips to "accepted"; and four, the on-site signature still works.` }, ticketRubric);
+    expect(status(spoken)["acceptance-criteria"]).toBe("met");
+    const leadIn = reviewTicket({ type: "feature", ticketText: `Meridian Logistics (450 seats, contract ready to sign) can only roll us out if staff log in with their Entra ID accounts; their policy doesn't allow separate passwords.
+We need SAML 2.0 login with Entra ID for their domain, users created on first login with role Member, and password login disabled for that domain.
+
+What they'll test before signing (this is our "done" for the deal):
+1. Their IT logs in with a test user through Entra ID, with no password prompt from us
+2. A new user logs in and lands in the workspace with role Member
+3. E-mail and password login for their domain is refused with a message pointing to SSO` }, ticketRubric);
+    expect(status(leadIn)["acceptance-criteria"]).toBe("met");
+  });
+
+  it("a CVE is a reason", () => {
+    const review = reviewTicket({ type: "task", ticketText: "Update sharp from 0.32.1 to 0.32.6 in profile-service, rebuild the Docker image and run the avatar tests. The bundled libwebp has CVE-2023-4863 and avatars are uploaded by users. Done when the Dependabot alert is closed and the avatar resize tests pass in CI." }, ticketRubric);
+    expect(status(review).why).toBe("met");
+  });
+
   it("marks what is missing in the rewritten skeleton", () => {
     const review = bug("The export button does nothing when I click it on the invoices page in Chrome.");
     expect(review.skeleton).toContain("<!-- missing:");

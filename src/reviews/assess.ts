@@ -58,6 +58,8 @@ interface ReadSpan extends Span {
   words: number;
   /** The text in lower case with contractions spelled out, as phrases are compared with it. */
   plain: string;
+  /** The sentence of prose the span is a clause of. */
+  sentence?: number;
 }
 
 type Strength = "met" | "partial";
@@ -204,6 +206,7 @@ export function score(j: Judgement, limits: RubricLimits, contradicted: readonly
 function readSpans(sections: readonly Section[], split: boolean): ReadSpan[] {
   const spans: ReadSpan[] = [];
   let opening = true;
+  let sentenceCount = 0;
   for (const section of sections) {
     const lines = section.lines;
     for (let i = 0; i < lines.length; i++) {
@@ -237,10 +240,13 @@ function readSpans(sections: readonly Section[], split: boolean): ReadSpan[] {
         const then = steps.findIndex((l) => /^then\b/i.test(l.text));
         if (then > 0) spans.push(makeSpan(section, steps.slice(then).map((l) => l.text).join("\n"), [], false, false, false, hollow));
       } else {
-        const read = split && section.criterion === undefined && line.kind === "text" ? (t: string) => clauses(t).flatMap(parts) : clauses;
-        for (const clause of read(line.text)) {
-          spans.push(makeSpan(section, clause, [], false, false, opening, hollowLine(clause)));
-          if (spans[spans.length - 1]!.hollow === undefined) opening = false;
+        const read = split && section.criterion === undefined && line.kind === "text" ? (t: string) => turns(t).flatMap(parts) : turns;
+        for (const sentence of sentences(line.text)) {
+          sentenceCount++;
+          for (const clause of read(sentence)) {
+            spans.push({ ...makeSpan(section, clause, [], false, false, opening, hollowLine(clause)), sentence: sentenceCount });
+            if (spans[spans.length - 1]!.hollow === undefined) opening = false;
+          }
         }
         continue;
       }
@@ -293,13 +299,22 @@ const TURN = /;\s+|,\s+(?=(?:but|however|instead|whereas|while|although)\b)|(?<=
 const ABBREVIATION = /\b(?:e\.g|i\.e|etc|vs|approx|est|incl|excl|no|nr|fig|ca|mr|mrs|ms|dr|st|v)\.$/i;
 
 export function clauses(text: string): string[] {
-  const sentences: string[] = [];
+  return sentences(text).flatMap(turns);
+}
+
+function sentences(text: string): string[] {
+  const found: string[] = [];
   for (const piece of text.split(SENTENCE_END)) {
-    const last = sentences[sentences.length - 1];
-    if (last !== undefined && ABBREVIATION.test(last)) sentences[sentences.length - 1] = `${last} ${piece}`;
-    else sentences.push(piece);
+    const last = found[found.length - 1];
+    if (last !== undefined && ABBREVIATION.test(last)) found[found.length - 1] = `${last} ${piece}`;
+    else found.push(piece);
   }
-  return sentences.flatMap((s) => s.split(TURN)).map((s) => s.trim()).filter((s) => s !== "");
+  return found;
+}
+
+/** A sentence's clauses, cut where prose turns from one fact to the next. */
+function turns(sentence: string): string[] {
+  return sentence.split(TURN).map((s) => s.trim()).filter((s) => s !== "");
 }
 
 // "Warranty is 3 months, your data stays in the EU, and this offer is valid until 31 March": a
@@ -350,7 +365,7 @@ function edgesOf(c: Criterion, spans: readonly ReadSpan[], index: LabelIndex): E
     const lower = span.plain;
     const phrase = phrases.find((p) => containsPhrase(lower, p));
     if (!phrase) return;
-    const datum = data.length > 0 ? findFact(span, data) : undefined;
+    const datum = data.length > 0 ? findFact(span, data) ?? findFact(whatFollows(spans, i), data) : undefined;
     // A sentence found by its wording needs four content words, or the criterion's minWords if fewer.
     const substantive = contentWords(span.text).length >= Math.min(4, c.minWords ?? 4);
     const strength: Strength = data.length > 0 ? (datum ? "met" : "partial") : substantive ? "met" : "partial";
@@ -437,6 +452,21 @@ function augment(id: string, seen: Set<number>, strength: Strength, maxRank: num
 }
 
 // ---- helpers -----------------------------------------------------------------------------------
+
+/**
+ * What a phrase introduces: "How we'd know it works — one, ...; two, ...; and four, ..." goes on
+ * to the end of its sentence, and "What they will test before signing:" to the list under it.
+ */
+function whatFollows(spans: readonly ReadSpan[], at: number): Span {
+  const span = spans[at]!;
+  const next = spans[at + 1];
+  let text = span.text;
+  if (/:\s*$/.test(span.text) && next?.items.length) text = `${text} ${next.items.join("; ")}`;
+  else if (span.sentence !== undefined) {
+    for (let i = at + 1; i < spans.length && spans[i]!.sentence === span.sentence; i++) text = `${text}; ${spans[i]!.text}`;
+  }
+  return { text, items: [], ordered: false, code: false, opening: false };
+}
 
 /** A fact of the whole section, when the section as a whole is not mere wishes. */
 function sectionFact(c: Criterion, section: Span, kinds: readonly Evidence[]): ReturnType<typeof findFact> {

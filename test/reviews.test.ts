@@ -899,6 +899,16 @@ Data migration – USD 37,000`, quoteRubric, noServices, url);
     expect(status(review).scope).toBe("met");
   });
 
+  it("knows the labels quotes are written with: What's included, Handover, Key dates, Fees and expenses, Payment plan, Support plan", () => {
+    const review = reviewQuote(`What's included: a Shopify store with 2 markets and 4,200 migrated products.
+Handover: the theme code in your GitHub repository and a 10-page admin guide.
+Key dates: kickoff 7 September 2026, launch 17 November 2026.
+Fees and expenses: EUR 40,000 fixed.
+Payment plan: 50% on signing, 50% at launch, net 15.
+Support plan: 45 days of bug fixes after launch.`, quoteRubric, noServices, url);
+    expect(status(review)).toMatchObject({ scope: "met", deliverables: "met", "timeline-milestones": "met", "price-breakdown": "met", "payment-terms": "met", "warranty-support": "met" });
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

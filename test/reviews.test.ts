@@ -907,6 +907,8 @@ Fees and expenses: EUR 40,000 fixed.
 Payment plan: 50% on signing, 50% at launch, net 15.
 Support plan: 45 days of bug fixes after launch.`, quoteRubric, noServices, url);
     expect(status(review)).toMatchObject({ scope: "met", deliverables: "met", "timeline-milestones": "met", "price-breakdown": "met", "payment-terms": "met", "warranty-support": "met" });
+    // Each under its own label, not found in passing.
+    for (const c of review.criteria.filter((c) => c.status === "met")) expect(c.evidence, c.id).not.toMatch(/^found/);
   });
 
   it("flags mixed currencies", () => {

@@ -911,6 +911,54 @@ Support plan: 45 days of bug fixes after launch.`, quoteRubric, noServices, url)
     for (const c of review.criteria.filter((c) => c.status === "met")) expect(c.evidence, c.id).not.toMatch(/^found/);
   });
 
+  it("reads a price list with dot leaders under a label naming the currency, and checks it: 'Fees (GBP, fixed)', 'Phase 1 .... 3,500.00', 'TOTAL 41,000'", () => {
+    const list = (total: string) => reviewQuote(`INVESTMENT (USD, FIXED)
+Discovery ............................ 4,500
+Phase 1 build ........................ 11,000
+Monitoring and handover: 3,600
+TOTAL ................................ ${total}`, quoteRubric, noServices, url);
+    expect(list("19,100").consistency.find((c) => c.check === "total")).toMatchObject({ ok: true });
+    expect(list("21,000").consistency.find((c) => c.check === "total")).toMatchObject({ ok: false, message: expect.stringContaining("19100") });
+    expect(status(list("19,100"))["price-breakdown"]).toBe("met");
+  });
+
+  it("reads rupees, yen and other currencies as amounts, with lakh grouping", () => {
+    const review = reviewQuote("| Item | Amount (INR) |\n|---|---|\n| Data audit | 2,40,000 |\n| Model | 9,60,000 |\n| Total | 12,00,000 |", quoteRubric, noServices, url);
+    expect(review.consistency.find((c) => c.check === "total")).toMatchObject({ ok: true });
+  });
+
+  it("a percentage item that mentions acceptance is an instalment, not the acceptance section", () => {
+    const review = reviewQuote("PAYMENT TERMS\n- 30% on signature (EUR 12,600)\n- 40% on acceptance of milestone M2 (EUR 16,800)\n- 30% on final acceptance (EUR 12,600)\nInvoices are payable within 30 days.", quoteRubric, noServices, url);
+    expect(review.consistency.find((c) => c.check === "payment-shares")).toMatchObject({ ok: true });
+  });
+
+  it("a template with its [bracketed] placeholders left in rates below 4", () => {
+    const review = reviewQuote(`Scope of work
+[Describe scope here – 2-3 sentences on what we will build.] Out of scope: [list exclusions].
+
+Deliverables
+- [Deliverable 1]
+- [Deliverable 2]
+
+Timeline
+We expect the project to take [N] weeks, with go-live on [date].
+
+Investment
+Fixed price: EUR TBD (excl. VAT)
+
+Payment terms
+[X]% on signing, [Y]% on go-live. Invoices are payable within [14/30] days.
+
+Warranty
+We fix defects reported within [30/60/90] days of go-live free of charge.`, quoteRubric, noServices, url);
+    expect(review.score).toBeLessThan(4);
+  });
+
+  it("a scope ending 'and any other features you need along the way' is open-ended", () => {
+    const review = reviewQuote("Scope\n- Android app for inspectors to record inspections floor by floor\n- PDF inspection report sent to the property manager\n- and any other features you need along the way", quoteRubric, noServices, url);
+    expect(status(review).scope).toBe("partial");
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

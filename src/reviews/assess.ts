@@ -60,6 +60,8 @@ interface ReadSpan extends Span {
   plain: string;
   /** The sentence of prose the span is a clause of. */
   sentence?: number;
+  /** The paragraph, list or table the span is read from. */
+  block: number;
 }
 
 type Strength = "met" | "partial";
@@ -88,6 +90,8 @@ export interface Judgement {
   concrete: number;
   /** The text of every span under a label of the criterion, or that proved it (for consistency checks). */
   textOf: (criterion: string) => string;
+  /** The whole paragraph, list or table of the span that proved the criterion ("" when none did). */
+  blockOf: (criterion: string) => string;
 }
 
 export interface JudgeOptions {
@@ -154,6 +158,10 @@ export function judge(raw: string, criteria: readonly Criterion[], options: Judg
     stuffing: (share.count >= 8 && share.share >= 0.3) || spans.some((s) => s.hollow === "stuffing"),
     filler: totalWords >= 20 && fillerWords / totalWords >= 0.4,
     concrete: concreteData(spans.filter((s) => !s.hollow).map((s) => s.text).join("\n")),
+    blockOf: (id) => {
+      const hit = matched.get(id);
+      return hit ? spans.filter((s) => s.block === spans[hit.span]!.block).map((s) => s.text).join("\n") : "";
+    },
     textOf: (id) => {
       const own = spans.filter((s) => s.label === id).map((s) => s.text);
       const hit = matched.get(id);
@@ -218,33 +226,33 @@ function readSpans(sections: readonly Section[], split: boolean): ReadSpan[] {
         if (list.length > 0) {
           const real = list.filter((text) => hollowLine(text) === undefined);
           const hollow = real.length === 0 ? hollowLine(list[0]!) : undefined;
-          spans.push(makeSpan(section, (real.length ? real : list).join("\n"), real, items.every((it) => it.ordered), false, opening, hollow));
+          spans.push(makeSpan(section, line.block, (real.length ? real : list).join("\n"), real, items.every((it) => it.ordered), false, opening, hollow));
           if (spans[spans.length - 1]!.hollow === undefined) opening = false;
         }
         for (const clause of loose.flatMap(clauses)) {
-          spans.push(makeSpan(section, clause, [], false, false, opening, hollowLine(clause)));
+          spans.push(makeSpan(section, line.block, clause, [], false, false, opening, hollowLine(clause)));
           if (spans[spans.length - 1]!.hollow === undefined) opening = false;
         }
         continue;
       } else if (line.kind === "code") {
-        spans.push(makeSpan(section, line.text, [], false, true, false, undefined));
+        spans.push(makeSpan(section, line.block, line.text, [], false, true, false, undefined));
       } else if (GHERKIN_GIVEN.test(line.text)) {
         // Given / When / Then lines are one scenario: one span, as a list is.
         const steps: Line[] = [line];
         while (i + 1 < lines.length && lines[i + 1]!.kind === "text" && lines[i + 1]!.block === line.block && GHERKIN_NEXT.test(lines[i + 1]!.text)) steps.push(lines[++i]!);
         // "Given ...\nWhen ...\nThen ..." is a template nobody filled in.
         const hollow = steps.every((l) => hollowLine(l.text) !== undefined) ? "placeholder" : undefined;
-        spans.push(makeSpan(section, steps.map((l) => l.text).join("\n"), [], false, false, opening, hollow));
+        spans.push(makeSpan(section, line.block, steps.map((l) => l.text).join("\n"), [], false, false, opening, hollow));
         // Its outcome ("Then the repayment should be £1,374.86 / But it shows £1,389.58") is also
         // read on its own: in a bug it is what should happen and what does.
         const then = steps.findIndex((l) => /^then\b/i.test(l.text));
-        if (then > 0) spans.push(makeSpan(section, steps.slice(then).map((l) => l.text).join("\n"), [], false, false, false, hollow));
+        if (then > 0) spans.push(makeSpan(section, line.block, steps.slice(then).map((l) => l.text).join("\n"), [], false, false, false, hollow));
       } else {
         const read = split && section.criterion === undefined && line.kind === "text" ? (t: string) => turns(t).flatMap(parts) : turns;
         for (const sentence of sentences(line.text)) {
           sentenceCount++;
           for (const clause of read(sentence)) {
-            spans.push({ ...makeSpan(section, clause, [], false, false, opening, hollowLine(clause)), sentence: sentenceCount });
+            spans.push({ ...makeSpan(section, line.block, clause, [], false, false, opening, hollowLine(clause)), sentence: sentenceCount });
             if (spans[spans.length - 1]!.hollow === undefined) opening = false;
           }
         }
@@ -282,9 +290,9 @@ function splitList(items: readonly Line[], labelled: boolean): { list: string[];
 const GHERKIN_GIVEN = /^given\b/i;
 const GHERKIN_NEXT = /^(?:given|when|then|and|but)\b/i;
 
-function makeSpan(section: Section, text: string, items: string[], ordered: boolean, code: boolean, opening: boolean, hollow: Hollow | undefined): ReadSpan {
+function makeSpan(section: Section, block: number, text: string, items: string[], ordered: boolean, code: boolean, opening: boolean, hollow: Hollow | undefined): ReadSpan {
   // The opening line is the author's own summary; a first line under a label ("Where: prod") is that label's.
-  const span: ReadSpan = { text, plain: expandContractions(text.toLowerCase()), items, ordered: ordered && items.length > 0, code, opening: opening && section.criterion === undefined, sectionLabel: section.label, words: words(text).length, ...(section.criterion ? { label: section.criterion } : {}) };
+  const span: ReadSpan = { block, text, plain: expandContractions(text.toLowerCase()), items, ordered: ordered && items.length > 0, code, opening: opening && section.criterion === undefined, sectionLabel: section.label, words: words(text).length, ...(section.criterion ? { label: section.criterion } : {}) };
   if (hollow) return { ...span, hollow };
   if (code) return span;
   const hasData = findFact(span, DATA_KINDS) !== undefined;

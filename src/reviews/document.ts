@@ -25,6 +25,8 @@ export interface Section {
   label: string;
   /** The criterion the label names, when the rubric knows it. */
   criterion?: string;
+  /** The currency the label names, for the bare figures under it. */
+  currency?: string;
   lines: Line[];
 }
 
@@ -40,7 +42,13 @@ export interface ReadDocument {
 const MAX_LABEL_WORDS = 10;
 /** A short label after a sentence's end on the same line: ". Why: ...". */
 const RUN_ON_LABEL = /(?<=[.!?]\s{1,4})(\p{Lu}[\p{L} ]{1,30}?):\s/gu;
-const CURRENCY_HEADER = /(?:^|[^\p{L}])(€|\$|£|EUR|USD|GBP|CHF|AUD|CAD|SEK|NOK|DKK|PLN)(?:[^\p{L}]|$)/u;
+const CURRENCY_HEADER = /(?:^|[^\p{L}])(€|\$|£|₹|¥|EUR|USD|GBP|CHF|AUD|CAD|SEK|NOK|DKK|PLN|INR|JPY|CNY|SGD|HKD|NZD|ZAR|BRL|MXN|CZK|HUF|RON)(?:[^\p{L}]|$)/u;
+/** A value that is only a figure, perhaps with its currency: "3,600", "EUR 4,500", "€ 1.200,-". */
+const FIGURE_ONLY = /^(?:€|\$|£|[A-Z]{3})?\s?\d[\d.,' ]*(?:-|\s?(?:€|\$|£|[A-Z]{3}))?$/;
+/** A currency named in a section's label: "fees (gbp, fixed)", "price in eur". */
+const LABEL_CURRENCY = /(?:^|[^\p{L}])(€|\$|£|₹|¥|eur|usd|gbp|chf|aud|cad|sek|nok|dkk|pln|inr|jpy|cny|sgd|hkd|nzd|zar|brl|mxn|czk|huf|ron)(?:[^\p{L}]|$)/iu;
+/** A figure that ends a line, written as money is ("12,000", "2.750,00", "19750"), not "Phase 2". */
+const TRAILING_FIGURE = /(\d{1,3}(?:[.,' ]\d{3})+(?:[.,]\d{2})?|\d{3,}(?:[.,]\d{2})?)\s*$/;
 const BARE_NUMBER = /^([*_]{0,2})\s*(\d[\d.,' ]*)\s*([*_]{0,2})$/;
 const HTML_TAG = /<\/?(?:div|p|br|span|img|a|details|summary|b|i|u|s|strong|em|table|thead|tbody|tr|td|th|ul|ol|li|h[1-6]|pre|code|sub|sup|kbd|hr|input|blockquote|font|center)\b[^>]*>/gi;
 
@@ -157,7 +165,8 @@ class SectionBuilder {
     // "- browser: Safari 18" labels its own item, not the items after it.
     this.closeInline();
     const inline = inlineLabel(text, this.resolve);
-    if (inline && (inline.rest || inline.known)) {
+    // "- Monitoring and handover: 3,600" under a price is a line item, whatever its name says.
+    if (inline && (inline.rest || inline.known) && !FIGURE_ONLY.test(inline.rest)) {
       this.open(inline.label, inline.rest === "");
       if (inline.rest) this.add(inline.rest, "text");
       return;
@@ -243,7 +252,7 @@ class SectionBuilder {
       }
     }
     const inline = inlineLabel(line, this.resolve);
-    if (inline && (inline.rest === "" || inline.known)) {
+    if (inline && (inline.rest === "" || inline.known) && !FIGURE_ONLY.test(inline.rest)) {
       this.open(inline.label, inline.rest === "");
       if (inline.rest) this.add(inline.rest, "text");
       return;
@@ -299,7 +308,8 @@ class SectionBuilder {
 
   private open(label: string, heading: boolean): void {
     const criterion = this.resolve(label);
-    const section: Section = { label, ...(criterion !== undefined ? { criterion } : {}), lines: [] };
+    const currency = LABEL_CURRENCY.exec(label)?.[1]?.toUpperCase();
+    const section: Section = { label, ...(criterion !== undefined ? { criterion } : {}), ...(currency ? { currency } : {}), lines: [] };
     this.sections.push(section);
     if (heading) {
       this.outer = section;
@@ -307,9 +317,14 @@ class SectionBuilder {
     } else this.inline = true;
   }
 
-  private add(text: string, kind: LineKind, ordered?: boolean): void {
+  private add(raw: string, kind: LineKind, ordered?: boolean): void {
+    const section = this.sections[this.sections.length - 1]!;
+    // Under "Fees (GBP, excl. VAT)", "Build and deployment ...... 12,000" is GBP 12,000.
+    const currency = section.currency;
+    // A figure after another number ("Phase 1 – 3,500.00") keeps a dash between them: "1 EUR" is no amount.
+    const text = currency && kind !== "code" && !CURRENCY_HEADER.test(raw) ? raw.replace(TRAILING_FIGURE, (figure, _f, at: number) => `${/\d\s*$/.test(raw.slice(0, at)) ? "– " : ""}${currency} ${figure.trim()}`) : raw;
     const line: Line = { text, kind, block: this.block, ...(ordered !== undefined && kind === "item" ? { ordered } : {}) };
-    this.sections[this.sections.length - 1]!.lines.push(line);
+    section.lines.push(line);
     this.lines.push(line);
   }
 }
@@ -375,7 +390,8 @@ function standaloneLabel(line: string, resolve: LabelResolver): string | undefin
   }
   const letters = line.replace(/[^\p{L}]/gu, "");
   if (hollowLine(line) !== undefined) return undefined;
-  if (letters.length >= 3 && letters === letters.toUpperCase() && /\p{Lu}/u.test(letters) && wordsOf(cleanLabel(line)) <= 8 && !/[.!?]$/.test(line)) {
+  // "TOTAL 41,000" in capitals is a figure, not a heading.
+  if (letters.length >= 3 && letters === letters.toUpperCase() && /\p{Lu}/u.test(letters) && wordsOf(cleanLabel(line)) <= 8 && !/[.!?]$/.test(line) && !/%|\d{2}/.test(line)) {
     return cleanLabel(line);
   }
   if (isKnownBare(line, resolve)) return cleanLabel(line);
@@ -386,5 +402,7 @@ function standaloneLabel(line: string, resolve: LabelResolver): string | undefin
 function isKnownBare(line: string, resolve: LabelResolver): boolean {
   if (/[.!]$/.test(line.trim())) return false;
   const label = cleanLabel(line);
+  // "30% on final acceptance (EUR 12,600)" is an item that mentions a section, not its name.
+  if (/%|\d{2}/.test(label)) return false;
   return wordsOf(label) > 0 && wordsOf(label) <= MAX_LABEL_WORDS && resolve(label) !== undefined;
 }

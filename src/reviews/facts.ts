@@ -8,7 +8,7 @@ import type { Evidence } from "../catalog/types.js";
  * anchored on a word or bounded in length, so a detector is linear in its input.
  */
 const MONTH = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?";
-const CURRENCY_SIGN = "(?:€|\\$|£|\\b(?:EUR|USD|GBP|CHF|AUD|CAD|SEK|NOK|DKK|PLN)\\b|\\beuros?\\b|\\bdollars?\\b|\\bpounds?\\b)";
+const CURRENCY_SIGN = "(?:€|\\$|£|₹|¥|\\b(?:EUR|USD|GBP|CHF|AUD|CAD|SEK|NOK|DKK|PLN|INR|JPY|CNY|SGD|HKD|NZD|ZAR|BRL|MXN|CZK|HUF|RON)\\b|\\beuros?\\b|\\bdollars?\\b|\\bpounds?\\b)";
 // Bounded: "1 1 1 1 ..." must not make every start scan to the end of the text.
 const NUMBER = "\\d[\\d.,' ]{0,24}\\d(?:\\s?[kKmM]\\b)?|\\d(?:\\s?[kKmM]\\b)?";
 export const AMOUNT_PATTERN = new RegExp(`${CURRENCY_SIGN}\\s?(${NUMBER})|(${NUMBER})\\s?${CURRENCY_SIGN}`, "gi");

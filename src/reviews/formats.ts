@@ -11,7 +11,9 @@ export function normalize(text: string): string {
     .replace(/\r\n?/g, "\n")
     .replace(/[\u00a0\u2000-\u200b\u2028\u2029\ufeff]/g, " ")
     .replace(/\t/g, "    ")
-    .replace(/(\p{L})-\n(\p{Ll})/gu, "$1$2");
+    .replace(/(\p{L})-\n(\p{Ll})/gu, "$1$2")
+    // "Discovery ........ USD 4,500": a dot leader joins a name to its figure; it ends no sentence.
+    .replace(/(\S)[ \t]*\.{4,}[ \t]*(?=\S)/g, "$1 – ");
 }
 
 // Jira wiki markup is told apart from Markdown by constructs Markdown does not have.

@@ -19,8 +19,9 @@ export interface LabelIndex {
 // Words a label can leave out or add without naming something else ("What did you expect?").
 const FILLER = new Set("a an the of to for in on at is are was be you your do does did i we my our me us please and or it this that with by any".split(" "));
 
+// "Fees (GBP, fixed, excl. VAT)": a remark in brackets is not part of what the label names.
 function tokens(text: string): string[] {
-  return words(text.replace(/[-/]/g, " ")).filter((w) => !FILLER.has(w)).map(stemOf);
+  return words(text.replace(/\([^()]*\)/g, " ").replace(/[-/]/g, " ")).filter((w) => !FILLER.has(w)).map(stemOf);
 }
 
 /** Vocabulary is what a label names, without question words ("done when" is about "done"). */

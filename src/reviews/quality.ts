@@ -79,7 +79,7 @@ const VAGUE_HEAD = /\b(?:everything|anything|whatever|all (?:that is|that's|thin
 
 // Placeholder tokens inside a line: <describe>, [e.g. iOS], '...', x.y.z, {{name}}, [insert date].
 const PLACEHOLDER_TOKENS =
-  /<[^<>\n]{1,60}>|\[(?:e\.?g\.?|i\.e\.|x+|\.{2,}|…|tbd|todo|insert|name|date|amount|number|link|url|client|vendor|company|project|role|version|placeholder|your|describe|add)[^\]\n]{0,60}\]|\[\s*\]|(['"‘“])(?:\.{2,}|…)\1|\.{3,}|…|\bx\.y(?:\.z)?\b|\{\{[^}\n]*\}\}|\bXX+\b|\b(?:tbd|tba|todo)\b|\b(?:same as (?:before|above|last time|previous(?:ly)?|usual|always)|as (?:discussed|agreed|before|usual|always)|see (?:previous|earlier|my|last|the previous|the last|our) (?:mail|e-?mail|message|ticket|thread|call|conversation))\b/gi;
+  /<[^<>\n]{1,60}>|\[(?![ xX]\]|\d{1,3}\])[^\[\]\n]{1,80}\](?!\()|^\[[^\]\n]{1,120}$|^[^\[\n]{0,120}\]|\[\s*\]|(['"‘“])(?:\.{2,}|…)\1|\.{3,}|…|\bx\.y(?:\.z)?\b|\{\{[^}\n]*\}\}|\bXX+\b|\b(?:tbd|tba|todo)\b|\b(?:same as (?:before|above|last time|previous(?:ly)?|usual|always)|as (?:discussed|agreed|before|usual|always)|see (?:previous|earlier|my|last|the previous|the last|our) (?:mail|e-?mail|message|ticket|thread|call|conversation))\b/gi;
 
 /** Why a line says nothing, or undefined when it has content of its own. */
 export function hollowLine(line: string): Hollow | undefined {

@@ -29,7 +29,7 @@ export interface QuoteReview {
   };
 }
 
-const CURRENCY: Record<string, string> = { "€": "EUR", $: "USD", "£": "GBP", EURO: "EUR", EUROS: "EUR", DOLLAR: "USD", DOLLARS: "USD", POUND: "GBP", POUNDS: "GBP" };
+const CURRENCY: Record<string, string> = { "€": "EUR", $: "USD", "£": "GBP", EURO: "EUR", EUROS: "EUR", DOLLAR: "USD", DOLLARS: "USD", POUND: "GBP", POUNDS: "GBP", "₹": "INR", "¥": "JPY" };
 
 /** "42,000", "12.500,00", "1 250", "42k" → number; the last separator followed by two digits is decimal. */
 export function parseAmount(text: string): number {
@@ -87,7 +87,7 @@ const NOT_AN_ITEM = /\b(?:total|subtotal|sub-total|vat|tax|btw|mwst|discount|not
 const NOT_AN_INSTALMENT = new RegExp(NOT_AN_ITEM.source.replace("|deposit|instal?ments?", "").replace("|%", ""), "i");
 
 /** Line items against the total, payment shares against 100%, and a single currency. */
-export function consistency(all: string, priceText: string, paymentText: string): ConsistencyCheck[] {
+export function consistency(all: string, priceText: string, paymentText: string, priceBlock = priceText): ConsistencyCheck[] {
   const checks: ConsistencyCheck[] = [];
   const currencies = [...new Set(amounts(all).map((a) => a.currency))];
   if (currencies.length > 0) {
@@ -98,9 +98,9 @@ export function consistency(all: string, priceText: string, paymentText: string)
     });
   }
   // "Phase one is EUR 18,000, phase two EUR 16,500 ... for a total of EUR 48,000": a price found
-  // in prose is one clause; its items are in the paragraph around it.
+  // in prose is one clause, or one row of a table; its items are in the paragraph or table around it.
   const found = amounts(priceText);
-  const lines = found.filter((a) => !NOT_AN_ITEM.test(a.line)).length < 2 && found.some((a) => TOTAL.test(a.line)) ? amounts(paragraphOf(all, found.find((a) => TOTAL.test(a.line))!.raw)) : found;
+  const lines = found.filter((a) => !NOT_AN_ITEM.test(a.line)).length < 2 && found.some((a) => TOTAL.test(a.line)) ? amounts(priceBlock) : found;
   // The total the items should add up to: a subtotal when there is one (VAT comes after it),
   // else a total that is not the amount including VAT.
   // On a line with other amounts ("boards at €2,600: total €52,000"), the total is the one after the word.
@@ -164,11 +164,6 @@ export function consistency(all: string, priceText: string, paymentText: string)
 
 const COUNT: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6 };
 
-/** The paragraph (text between blank lines) where a phrase first stands. */
-function paragraphOf(text: string, phrase: string): string {
-  return text.split(/\n\s*\n/).find((p) => p.includes(phrase)) ?? phrase;
-}
-
 /** The amount a total line states: the first after the word "total", else its last. */
 function totalOf(lines: Amount[], line: string): Amount {
   const on = lines.filter((a) => a.line === line);
@@ -206,7 +201,7 @@ function passRule(result: Assessment, rubric: QuoteRubric, text: string): Assess
 
 // Scope with no boundary: "... and whatever other HR functions come up during the project".
 const OPEN_ENDED =
-  /\b(?:whatever (?:else|other)|anything else (?:that|you|we)|any (?:other|further|additional) [\p{L} -]{0,40}?(?:that |which )?(?:comes?|arises?|may arise|turns? up|crops? up|(?:is|are|may be|might be) (?:needed|required|requested|wanted))|(?:come|comes|crop|crops|turn|turns) up (?:during|along|later|in the course)|as (?:needed|required|requested) (?:during|throughout|along)|and so on|(?:no|without) (?:fixed |clear )?(?:limits?|boundar(?:y|ies)) (?:on|to) (?:the )?scope|unlimited (?:features|changes|requests|revisions|scope))\b/iu;
+  /\b(?:whatever (?:else|other)|anything else (?:that|you|we)|any (?:other|further|additional) [\p{L} -]{0,40}?(?:that |which )?(?:comes?|arises?|may arise|turns? up|crops? up|(?:is|are|may be|might be) (?:needed|required|requested|wanted))|any (?:other|further|additional) [\p{L} -]{0,30}?(?:you|we|they|the team) (?:may |might |will )?(?:need|want|require|ask for)|(?:come|comes|crop|crops|turn|turns) up (?:during|along|later|in the course)|as (?:needed|required|requested) (?:during|throughout|along)|and so on|(?:no|without) (?:fixed |clear )?(?:limits?|boundar(?:y|ies)) (?:on|to) (?:the )?scope|unlimited (?:features|changes|requests|revisions|scope))\b/iu;
 
 /** A scope that leaves itself open is not a boundary the client can sign: it counts as vague. */
 function openEnded(found: Judgement, scopeId: string | undefined): Judgement {
@@ -224,7 +219,7 @@ export function reviewQuote(quoteText: string, rubric: QuoteRubric, services: Re
   const found = openEnded(judge(quoteText, rubric.criteria, { splitClauses: true }), scopeId);
   const priceId = rubric.criteria.find((c) => /price|cost|fee/.test(c.id))?.id;
   const paymentId = rubric.criteria.find((c) => /payment/.test(c.id))?.id;
-  const checks = consistency(normalize(quoteText), priceId ? found.textOf(priceId) : "", paymentId ? found.textOf(paymentId) : "");
+  const checks = consistency(normalize(quoteText), priceId ? found.textOf(priceId) : "", paymentId ? found.textOf(paymentId) : "", priceId ? found.blockOf(priceId) : "");
   // Numbers that do not add up make the price (or the payment terms) unreliable: it cannot be signed.
   const contradicted = checks.filter((c) => !c.ok).map((c) => (c.check === "payment-shares" || c.check === "payment-amounts" ? paymentId : priceId)).filter((id): id is string => id !== undefined);
   const result = passRule(score(found, rubric, contradicted), rubric, quoteText);

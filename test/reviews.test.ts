@@ -578,6 +578,43 @@ What they'll test before signing (this is our "done" for the deal):
     expect(status(review).why).toBe("met");
   });
 
+  it("a trigger nobody can make happen ('on random nights', 'not every time') is no way to reproduce", () => {
+    const random = bug(`| Field | Value |
+|---|---|
+| Observed | On 3 of the last 20 nights between 4 and 17 customers received no invoice |
+| Expected | Every active customer with billable usage gets exactly one invoice per night |
+| Steps | It happens on random nights |
+| Environment | billing-batch 3.9.0, prod cluster eu-west-1, PostgreSQL 14.10 |`);
+    expect(status(random)["steps-to-reproduce"]).not.toBe("met");
+    const spoken = bug("On the dev build 0.43.2 on the PS5 devkit, sometimes when I load into the harbour level the water is completely black. It should look like it does on PC. It's not every time, maybe one in five? I haven't figured out what triggers it.");
+    expect(status(spoken)["steps-to-reproduce"]).not.toBe("met");
+  });
+
+  it("reads steps told in the past after a colon, 'we expect' and 'before the update' as expected behaviour, and 'no idea how many' denies nothing", () => {
+    const review = bug(`Since you moved our website to the new hosting last Tuesday, the contact form on www.example.co.uk/contact sends enquiries to info@example.com, our old domain. Before the update they went to reception@example.co.uk, and this is what we expect also now.
+
+I tested it just now: filled in the form with my own name, clicked Send, got the "Thanks" message, and nothing arrived at reception@. Same result from my iPhone (Safari) and the practice PC (Edge).
+
+We have no idea how many enquiries we have lost.`);
+    expect(status(review)).toMatchObject(REQUIRED_BUG);
+  });
+
+  it("reads terse chat: a change asked as a question, and 'done = ...' run on after a sentence", () => {
+    const review = reviewTicket({ type: "task", ticketText: "can someone rotate the staging postgres creds today? the `app_rw` password got pasted in #general this morning and 400 people could see it. done = new password in vault at secret/staging/db, old password no longer works, api redeployed and /healthz green" }, ticketRubric);
+    expect(status(review)).toMatchObject({ what: "met", "definition-of-done": "met" });
+  });
+
+  it("reads '4. Acceptance.' over numbered points as a section, and 'None for now' as empty", () => {
+    const feature = reviewTicket({ type: "feature", ticketText: `1. Background. Appeals can only be sent by post; in 2024, 14 % of 3,912 appeals arrived late because of postal delays.
+2. Requirement. A citizen logged in with eID can submit an appeal from the decision page, with up to 5 PDF attachments.
+3. Acceptance.
+   3.1 A test citizen submits an appeal with 2 attachments; it appears in the case system within 5 minutes.
+   3.2 A 6th attachment and a file over 10 MB are each refused with a message.` }, ticketRubric);
+    expect(status(feature)["acceptance-criteria"]).toBe("met");
+    const question = reviewTicket({ type: "question", ticketText: "Question: Should we move our 14 frontend repos (web app, admin app, 6 UI packages) into a monorepo?\nContext: builds take 20 minutes and shared packages drift apart.\nDecision needed: none for now, just putting it out there so we can discuss it at some point." }, ticketRubric);
+    expect(status(question)["desired-outcome"]).not.toBe("met");
+  });
+
   it("marks what is missing in the rewritten skeleton", () => {
     const review = bug("The export button does nothing when I click it on the invoices page in Chrome.");
     expect(review.skeleton).toContain("<!-- missing:");

@@ -1,4 +1,4 @@
-import type { Criterion, Evidence, RubricLimits } from "../catalog/types.js";
+import type { Criterion, RubricLimits } from "../catalog/types.js";
 import { readDocument, type Line, type Section } from "./document.js";
 import { DATA_KINDS, findFact, isAction, type Span } from "./facts.js";
 import { labelIndex, type LabelIndex } from "./labels.js";
@@ -358,7 +358,7 @@ function edgesOf(c: Criterion, spans: readonly ReadSpan[], index: LabelIndex): E
     }
     // "Done when | a filtered export matches the screen; an export over 1M rows is e-mailed; ...":
     // a section's clauses are read apart, but the data it needs may be the clauses together.
-    const proof = findFact(span, [...evidence, ...data]) ?? (rank === 0 ? sectionFact(c, wholeSection(spans, span), data) : undefined);
+    const proof = findFact(span, [...evidence, ...data]) ?? (rank === 0 ? findFact(wholeSection(spans, span, c), data) : undefined);
     if (rank === 0) {
       if (proof) edges.push({ span: i, strength: "met", found: span.text, rank });
       else if (data.length === 0 && contentWords(span.text).length >= Math.min(minWords, 2) && span.words >= minWords) edges.push({ span: i, strength: "met", found: span.text, rank });
@@ -476,14 +476,10 @@ function whatFollows(spans: readonly ReadSpan[], at: number): Span {
   return { text, items: [], ordered: false, code: false, opening: false };
 }
 
-/** A fact of the whole section, when the section as a whole is not mere wishes. */
-function sectionFact(c: Criterion, section: Span, kinds: readonly Evidence[]): ReturnType<typeof findFact> {
-  return c.testable && untestable(section.text, []) ? undefined : findFact(section, kinds);
-}
-
-/** A labelled section's real clauses as one span. */
-function wholeSection(spans: readonly ReadSpan[], span: ReadSpan): Span {
-  return { text: sectionText(spans, span).replace(/\n/g, "; "), items: [], ordered: false, code: false, opening: false };
+/** A labelled section's real clauses as one span; for a `testable` criterion, without its mere wishes. */
+function wholeSection(spans: readonly ReadSpan[], span: ReadSpan, c: Criterion): Span {
+  const clauses = spans.filter((s) => s.label === span.label && s.sectionLabel === span.sectionLabel && !s.hollow && !(c.testable && untestable(s.text, s.items)));
+  return { text: clauses.map((s) => s.text).join("; "), items: [], ordered: false, code: false, opening: false };
 }
 
 /** All of a labelled section's real text, for the skeleton a review rewrites. */

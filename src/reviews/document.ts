@@ -41,7 +41,8 @@ export interface ReadDocument {
 
 const MAX_LABEL_WORDS = 10;
 /** A short label after a sentence's end on the same line: ". Why: ...". */
-const RUN_ON_LABEL = /(?<=[.!?]\s{1,4})(\p{Lu}[\p{L} ]{1,30}?):\s/gu;
+// Chat writes them in lower case, or with '=' ("... export). done = new password in vault").
+const RUN_ON_LABEL = /(?<=[.!?)]\s{1,4})(\p{L}[\p{L} ]{1,30}?)(?::|\s=)\s/gu;
 const CURRENCY_HEADER = /(?:^|[^\p{L}])(€|\$|£|₹|¥|EUR|USD|GBP|CHF|AUD|CAD|SEK|NOK|DKK|PLN|INR|JPY|CNY|SGD|HKD|NZD|ZAR|BRL|MXN|CZK|HUF|RON)(?:[^\p{L}]|$)/u;
 /** A value that is only a figure, perhaps with its currency: "3,600", "EUR 4,500", "€ 1.200,-". */
 const FIGURE_ONLY = /^(?:€|\$|£|[A-Z]{3})?\s?\d[\d.,' ]*(?:-|\s?(?:€|\$|£|[A-Z]{3}))?$/;
@@ -186,7 +187,8 @@ class SectionBuilder {
    */
   listItem(lines: string[], ordered: boolean, checked: boolean | undefined): void {
     const [first, ...more] = lines.map((l) => l.trim());
-    const heading = (ordered && isKnownBare(first!, this.resolve)) || (more.length > 0 && standaloneLabel(first!, this.resolve) !== undefined);
+    // "4. Acceptance." over its numbered points is a section heading, full stop and all.
+    const heading = (ordered && isKnownBare(/^[\p{L} ]{1,40}\.$/u.test(first!) ? first!.slice(0, -1) : first!, this.resolve)) || (more.length > 0 && standaloneLabel(first!, this.resolve) !== undefined);
     if (heading) {
       this.open(cleanLabel(first!), true);
       for (const line of more) this.textLine(line);
@@ -353,7 +355,7 @@ function inlineLabel(line: string, resolve: LabelResolver): { label: string; res
 }
 
 function colonLabel(line: string, resolve: LabelResolver): { label: string; rest: string; known: boolean } | undefined {
-  const m = /^(?:\d+(?:\.\d+)*[.)]?\s+)?[*_]{0,2}([\p{L}][\p{L}\p{N} /&'’(),.-]{0,60}?)[*_]{0,2}\s*[:：]\s*[*_]{0,2}(?!\/\/)\s*(.*)$/u.exec(line.trim());
+  const m = /^(?:\d+(?:\.\d+)*[.)]?\s+)?[*_]{0,2}([\p{L}][\p{L}\p{N} /&'’(),.-]{0,60}?)[*_]{0,2}\s*[:：]\s*[*_]{0,2}(?!\/\/)\s*(.*)$/u.exec(line.trim()) ?? equalsLabel(line);
   if (!m) return undefined;
   const label = cleanLabel(m[1]!);
   if (label === "" || wordsOf(label) > MAX_LABEL_WORDS) return undefined;
@@ -365,6 +367,11 @@ function colonLabel(line: string, resolve: LabelResolver): { label: string; rest
   // "USD 64,500 fixed, excl. sales tax:" introduces its lines; an amount is not a section name.
   if (!known && /\d{2}/.test(label)) return undefined;
   return { label, rest, known };
+}
+
+/** "done = new password in vault, old one revoked": a known name, an equals sign and its value. */
+function equalsLabel(line: string): RegExpExecArray | null {
+  return /^([\p{L}][\p{L} ]{0,20}?)\s=\s+(\S.*)$/u.exec(line.trim());
 }
 
 /**

@@ -44,9 +44,9 @@ const RE = {
   code: /```[\s\S]+?```|`[^`\n]{3,}`/,
   givenWhenThen: /\bgiven\b[\s\S]{0,400}?\bwhen\b[\s\S]{0,400}?\bthen\b/i,
   expectedWording:
-    /\b(?:should(?:n't| not)?|expected|expecting|expect(?:s|ed)? (?:it|that|to|the|a)|would expect|supposed to|ought to|instead of|used to|as (?:it did|before|in (?:version|v?\d))|worked (?:fine |correctly |as expected )?(?:in|on|before|until|with)|needs? to (?:show|return|be|display|stay|keep)|must (?:show|return|be|display|stay|keep|not))\b/i,
+    /\b(?:should(?:n't| not)?|expected|expecting|expect(?:s|ed)? (?:it|that|to|the|a)|would expect|(?:we|i) (?:also )?expect|before the (?:update|upgrade|release|migration|deploy(?:ment)?|change)|supposed to|ought to|instead of|used to|as (?:it did|before|in (?:version|v?\d))|worked (?:fine |correctly |as expected )?(?:in|on|before|until|with)|needs? to (?:show|return|be|display|stay|keep)|must (?:show|return|be|display|stay|keep|not))\b/i,
   observedWording:
-    /\b(?:does(?:n't| not)|did(?:n't| not)|is(?:n't| not)|are(?:n't| not)|was(?:n't| not)|won't|can't|cannot|could(?:n't| not)|never|no longer|fails?|failed|failing|failure|errors?|crash(?:es|ed|ing)?|freez(?:es|ing)|froze|hangs?|hung|stuck|broken|breaks|wrong|incorrect(?:ly)?|missing|disappear(?:s|ed)?|blank|empty|nothing happens|times? out|timed out|timeout|throws?|thrown|returns?|returned|shows?|showed|shown|displays?|displayed|got|instead|duplicates?|duplicated|twice|ignored|rejected|spins?|spinner|loops?|redirects?|null|undefined|NaN)\b/i,
+    /\b(?:(?:do|does)(?:n't| not)|did(?:n't| not)|nothing (?:arrive[sd]?|came|comes|changed?|changes|showed|shows|loads|loaded|got)|is(?:n't| not)|are(?:n't| not)|was(?:n't| not)|won't|can't|cannot|could(?:n't| not)|never|no longer|fails?|failed|failing|failure|errors?|crash(?:es|ed|ing)?|freez(?:es|ing)|froze|hangs?|hung|stuck|broken|breaks|wrong|incorrect(?:ly)?|missing|disappear(?:s|ed)?|blank|empty|nothing happens|times? out|timed out|timeout|throws?|thrown|returns?|returned|shows?|showed|shown|displays?|displayed|got|instead|duplicates?|duplicated|twice|ignored|rejected|spins?|spinner|loops?|redirects?|null|undefined|NaN)\b/i,
   // Asked indirectly: "our DPO has asked whether attachments stay in the EU" (a "?" is found by directQuestion).
   indirectQuestion: /\b(?:ask(?:s|ed)?|wonder(?:s|ed|ing)?|wants? to know|would like to know|needs? to know|(?:please )?(?:confirm|clarify|tell us)) (?:whether|if|how|which|what|when|why|where)\b[^.!?\n]{12,}/i,
   userStory: /\bas an? [\p{L}\s-]{2,60}?,? (?:i|we) (?:want|need|would like|wish|can)\b/iu,
@@ -88,6 +88,11 @@ function gerund(verb: string): string {
   if (/^[^aeiou]*[aeiou][bdgmnprt]$/.test(word!)) return `${word}${word!.at(-1)}ing${rest}`;
   return `${word}ing${rest}`;
 }
+// "can someone rotate the staging creds today?": a change asked for as a question.
+const ASKED = new RegExp(`\\b(?:can|could|would) (?:someone|somebody|anyone|you|we) (?:please )?(?:${ACTION_VERBS})\\b[^?\\n]{8,}`, "i");
+// "I tested it: filled in the form, clicked Send": steps told in the past, the teller left out.
+const PAST_START = new RegExp(`^(?:${PAST_ACTIONS})\\b`, "i");
+const UNRELIABLE = /\b(?:random(?:ly)?|sometimes|occasionally|intermittent(?:ly)?|sporadic(?:ally)?|not every time|now and then|from time to time)\b/i;
 const ACTION_ANYWHERE = new RegExp(`\\b(?:${ACTION_VERBS}|${PAST_ACTIONS})\\b`, "gi");
 const I_PAST = new RegExp(`\\b(?:i|we|you|user|they)\\s+(?:then\\s+|first\\s+|just\\s+)?(?:${PAST_ACTIONS})\\b`, "gi");
 
@@ -110,13 +115,14 @@ function steps(text: string, items: readonly string[], ordered: boolean): string
   // "I log in, go to Reports, click Export": the steps of whoever tells them.
   const told = (part: string) => part.replace(/^(?:then )?(?:i|we|you)\s+/i, "");
   for (const part of (colon >= 0 ? [after, flat] : [flat]).map(told)) {
-    if (isAction(part) && (part.match(ACTION_ANYWHERE) ?? []).length >= 2 && /,|\bthen\b|\band\b|→|->|>/.test(part)) return part;
+    if ((isAction(part) || PAST_START.test(part)) && (part.match(ACTION_ANYWHERE) ?? []).length >= 2 && /,|\bthen\b|\band\b|→|->|>/.test(part)) return part;
   }
   if ((flat.match(ARROWS) ?? []).length >= 2) return flat;
   if ((flat.match(I_PAST) ?? []).length >= 2 || ((flat.match(I_PAST) ?? []).length >= 1 && (flat.match(ACTION_ANYWHERE) ?? []).length >= 3)) return flat;
   if (GERUND_START.test(after) && after.split(" ").length >= 4) return after;
+  // "It happens on random nights", "not every time": a trigger nobody can make happen.
   const trigger = RE.trigger.exec(flat);
-  if (trigger && flat.split(" ").length >= 4) return flat;
+  if (trigger && flat.split(" ").length >= 4 && !UNRELIABLE.test(flat)) return flat;
   return undefined;
 }
 
@@ -164,7 +170,7 @@ const DETECTORS: Record<Evidence, (span: Span) => string | undefined> = {
   date: (s) => match(s.text, RE.date),
   duration: (s) => match(s.text, RE.duration),
   reason: (s) => (s.code ? undefined : match(s.text, RE.reason)),
-  instruction: (s) => (s.code ? undefined : s.items.length === 0 && isAction(s.text.replace(/^[\p{L} ]{1,24}:\s+/u, "")) && s.text.split(" ").length >= 4 ? s.text : match(s.text, RE.instruction)),
+  instruction: (s) => (s.code ? undefined : s.items.length === 0 && isAction(s.text.replace(/^[\p{L} ]{1,24}:\s+/u, "")) && s.text.split(" ").length >= 4 ? s.text : match(s.text, RE.instruction) ?? match(s.text, ASKED)),
   attempt: (s) => (s.code ? undefined : match(s.text, RE.attempt)),
   // "Done when a partner can register a URL, receives a signed event within 5 s, and failed
   // deliveries are retried": testable conditions listed in one sentence.

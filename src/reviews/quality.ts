@@ -48,7 +48,7 @@ const EMPTY =
 
 // "None yet - we'll look at it once design is done", "TBD (waiting for legal)": an empty answer
 // with a remark after it is still empty.
-const EMPTY_HEAD = /^(?:none|nothing|not yet|n\/?a|tbd|tbc|tba|todo|unknown|pending)(?:\s+yet)?\s*(?:[-–—:;(]|,\s|$)/i;
+const EMPTY_HEAD = /^(?:none|nothing|not yet|n\/?a|tbd|tbc|tba|todo|unknown|pending)(?:\s+(?:yet|for now|so far|at the moment|right now))?\s*(?:[-–—:;(]|,\s|$)/i;
 
 // Text of issue and document templates, left in when nobody filled them in.
 const TEMPLATE = [
@@ -159,7 +159,7 @@ export function verdictOnly(text: string): boolean {
 
 // How someone feels about a result, or a trend with no figure: nothing a tester can check.
 const SUBJECTIVE =
-  /\b(?:feels?|felt|confident|confidence|happ(?:y|ier)|love|loves|like it|delight\w*|satisf\w*|frustrat\w*|looks? (?:good|nice|great|better|clean|modern)|better|easier|nicer|smooth\w*|seamless\w*|intuitive\w*|reliable|polished|(?:go|goes|went) (?:down|up)|improv\w*|increas\w*|decreas\w*|reduc\w*|fewer|less (?:confusion|friction|effort)|notice (?:a|any) difference|more (?:engaging|usable|flexible|efficient|productive))\b/i;
+  /\b(?:feels?|felt|confident|confidence|happ(?:y|ier)|love|loves|like it|delight\w*|satisf\w*|frustrat\w*|looks? (?:good|nice|great|better|clean|modern)|better|easier|nicer|faster|quicker|snappy|snappier|noticeabl[ey]|(?:stop|stops|less) complaining|smooth\w*|seamless\w*|intuitive\w*|reliable|polished|(?:go|goes|went) (?:down|up)|improv\w*|increas\w*|decreas\w*|reduc\w*|fewer|less (?:confusion|friction|effort)|notice (?:a|any) difference|more (?:engaging|usable|flexible|efficient|productive))\b/i;
 
 /** Most of a list's items (or a text's sentences) say how it should feel, with no figure to check. */
 export function untestable(text: string, items: readonly string[]): boolean {

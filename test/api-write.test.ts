@@ -117,7 +117,7 @@ describe("ticket reviews and the free allowance", () => {
 
 describe("quotes", () => {
   it("reviews a quote with a score, consistency checks and a counter proposal; numbers that do not add up lose points", async () => {
-    const res = await post("/api/v1/quotes/review", { quoteText: "Scope\nWe build the shop front end and the admin.\n\nPrice\nDesign EUR 4,000\nBuild EUR 6,000\nTotal EUR 11,000" });
+    const res = await post("/api/v1/quotes/review", { quoteText: "Scope\nWe build the shop front end and the admin; hosting is not included.\n\nPrice\nDesign EUR 4,000\nBuild EUR 6,000\nTotal EUR 11,000" });
     expect(res.status).toBe(200);
     // Scope 5 + half of the price's 5: the price is there but contradicts itself.
     expect(res.body.data).toMatchObject({ score: 7.5, threshold: 8, passed: false });

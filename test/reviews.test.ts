@@ -937,7 +937,7 @@ Data migration – USD 37,000`, quoteRubric, noServices, url);
   });
 
   it("knows the labels quotes are written with: What's included, Handover, Key dates, Fees and expenses, Payment plan, Support plan", () => {
-    const review = reviewQuote(`What's included: a Shopify store with 2 markets and 4,200 migrated products.
+    const review = reviewQuote(`What's included: a Shopify store with 2 markets and 4,200 migrated products; not included: payments.
 Handover: the theme code in your GitHub repository and a 10-page admin guide.
 Key dates: kickoff 7 September 2026, launch 17 November 2026.
 Fees and expenses: EUR 40,000 fixed.
@@ -994,6 +994,14 @@ We fix defects reported within [30/60/90] days of go-live free of charge.`, quot
   it("a scope ending 'and any other features you need along the way' is open-ended", () => {
     const review = reviewQuote("Scope\n- Android app for inspectors to record inspections floor by floor\n- PDF inspection report sent to the property manager\n- and any other features you need along the way", quoteRubric, noServices, url);
     expect(status(review).scope).toBe("partial");
+  });
+
+  it("a scope that never says what it leaves out is vague: the client cannot see where it ends", () => {
+    const scope = (text: string) => status(reviewQuote(`Scope\n${text}`, quoteRubric, noServices, url)).scope;
+    const base = "A web shop on Shopify with 120 products migrated from WooCommerce, a monthly coffee subscription and a newsletter sign-up.";
+    expect(scope(base)).toBe("partial");
+    expect(scope(`${base} Not included: photography, copywriting and the ERP integration.`)).toBe("met");
+    expect(scope(`${base} Anything beyond this, such as a mobile app, isn't part of this offer.`)).toBe("met");
   });
 
   it("flags mixed currencies", () => {

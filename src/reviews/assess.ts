@@ -349,6 +349,12 @@ function edgesOf(c: Criterion, spans: readonly ReadSpan[], index: LabelIndex): E
   const minWords = c.minWords ?? 3;
   const vocabulary = index.vocabularyOf.get(c.id)!;
   const edges: Edge[] = [];
+  // One look at each of the criterion's sections as a whole, however many clauses it has.
+  const sections = new Map<string, ReturnType<typeof findFact>>();
+  const sectionFact = (span: ReadSpan) => {
+    if (!sections.has(span.sectionLabel)) sections.set(span.sectionLabel, findFact(wholeSection(spans, span, c), data));
+    return sections.get(span.sectionLabel);
+  };
   spans.forEach((span, i) => {
     if (span.hollow || negated(span, vocabulary)) return;
     const rank = span.label === c.id ? 0 : span.label === undefined ? 1 : 2;
@@ -358,7 +364,7 @@ function edgesOf(c: Criterion, spans: readonly ReadSpan[], index: LabelIndex): E
     }
     // "Done when | a filtered export matches the screen; an export over 1M rows is e-mailed; ...":
     // a section's clauses are read apart, but the data it needs may be the clauses together.
-    const proof = findFact(span, [...evidence, ...data]) ?? (rank === 0 ? findFact(wholeSection(spans, span, c), data) : undefined);
+    const proof = findFact(span, [...evidence, ...data]) ?? (rank === 0 ? sectionFact(span) : undefined);
     if (rank === 0) {
       if (proof) edges.push({ span: i, strength: "met", found: span.text, rank });
       else if (data.length === 0 && contentWords(span.text).length >= Math.min(minWords, 2) && span.words >= minWords) edges.push({ span: i, strength: "met", found: span.text, rank });
@@ -465,13 +471,16 @@ function augment(id: string, seen: Set<number>, strength: Strength, maxRank: num
  * What a phrase introduces: "How we'd know it works — one, ...; two, ...; and four, ..." goes on
  * to the end of its sentence, and "What they will test before signing:" to the list under it.
  */
+const FOLLOWING_CLAUSES = 8;
+
 function whatFollows(spans: readonly ReadSpan[], at: number): Span {
   const span = spans[at]!;
   const next = spans[at + 1];
   let text = span.text;
   if (/:\s*$/.test(span.text) && next?.items.length) text = `${text} ${next.items.join("; ")}`;
   else if (span.sentence !== undefined) {
-    for (let i = at + 1; i < spans.length && spans[i]!.sentence === span.sentence; i++) text = `${text}; ${spans[i]!.text}`;
+    // A few clauses on: what a phrase introduces is near it (and a long run-on sentence stays linear).
+    for (let i = at + 1; i < Math.min(spans.length, at + 1 + FOLLOWING_CLAUSES) && spans[i]!.sentence === span.sentence; i++) text = `${text}; ${spans[i]!.text}`;
   }
   return { text, items: [], ordered: false, code: false, opening: false };
 }

@@ -203,20 +203,26 @@ function passRule(result: Assessment, rubric: QuoteRubric, text: string): Assess
 const OPEN_ENDED =
   /\b(?:whatever (?:else|other)|anything else (?:that|you|we)|any (?:other|further|additional) [\p{L} -]{0,40}?(?:that |which )?(?:comes?|arises?|may arise|turns? up|crops? up|(?:is|are|may be|might be) (?:needed|required|requested|wanted))|any (?:other|further|additional) [\p{L} -]{0,30}?(?:you|we|they|the team) (?:may |might |will )?(?:need|want|require|ask for)|(?:come|comes|crop|crops|turn|turns) up (?:during|along|later|in the course)|as (?:needed|required|requested) (?:during|throughout|along)|and so on|(?:no|without) (?:fixed |clear )?(?:limits?|boundar(?:y|ies)) (?:on|to) (?:the )?scope|unlimited (?:features|changes|requests|revisions|scope))\b/iu;
 
-/** A scope that leaves itself open is not a boundary the client can sign: it counts as vague. */
-function openEnded(found: Judgement, scopeId: string | undefined): Judgement {
+// What is left out, said anywhere: "Not included: ...", "out of scope", "excludes", "is not part of this offer".
+const BOUNDARY =
+  /\b(?:boundar(?:y|ies)|not (?:included|in scope|part of|covered|in this|within)|out of (?:the )?scope|outside (?:the |this |of )?(?:scope|engagement|offer|project|quote|proposal)|exclu(?:ded|des|ding|sions?)|(?:does|do|will|shall|is|are) not (?:include|cover|contain|be part)|(?:isn't|aren't|is not|are not) (?:part of|included|covered)|(?:anything|everything|whatever) (?:beyond|outside|else)|(?:we|this offer|this quote|the project) (?:will not|won't|does not|doesn't) (?:touch|cover|include|build|migrate|do)|limited to|beyond (?:the |this )?scope|(?:quoted|priced|billed|charged) separately|separate (?:offer|quote|agreement|contract)|not (?:part of )?this (?:mvp|phase|offer|quote|project))\b/i;
+
+/**
+ * A scope the client can sign has a boundary: it leaves nothing open ("and any other features you
+ * need") and says what it leaves out. Without either it counts as vague.
+ */
+function bounded(found: Judgement, scopeId: string | undefined, text: string): Judgement {
   if (scopeId === undefined) return found;
   const open = OPEN_ENDED.exec(found.textOf(scopeId));
-  if (!open) return found;
-  const criteria = found.criteria.map((c) =>
-    c.id === scopeId && c.status === "met" ? { ...c, status: "partial" as const, points: c.weight / 2, evidence: excerpt(`open-ended ("${open[0]}"): ${c.evidence}`) } : c,
-  );
+  const why = open ? `open-ended ("${open[0]}")` : BOUNDARY.test(text) ? undefined : "no exclusions or boundary stated";
+  if (why === undefined) return found;
+  const criteria = found.criteria.map((c) => (c.id === scopeId && c.status === "met" ? { ...c, status: "partial" as const, points: c.weight / 2, evidence: excerpt(`${why}: ${c.evidence}`) } : c));
   return { ...found, criteria };
 }
 
 export function reviewQuote(quoteText: string, rubric: QuoteRubric, services: ReadonlyMap<string, Service>, serviceUrl: (id: string) => string): QuoteReview {
   const scopeId = rubric.criteria.find((c) => /scope/.test(c.id))?.id;
-  const found = openEnded(judge(quoteText, rubric.criteria, { splitClauses: true }), scopeId);
+  const found = bounded(judge(quoteText, rubric.criteria, { splitClauses: true }), scopeId, normalize(quoteText));
   const priceId = rubric.criteria.find((c) => /price|cost|fee/.test(c.id))?.id;
   const paymentId = rubric.criteria.find((c) => /payment/.test(c.id))?.id;
   const checks = consistency(normalize(quoteText), priceId ? found.textOf(priceId) : "", paymentId ? found.textOf(paymentId) : "", priceId ? found.blockOf(priceId) : "");

@@ -54,7 +54,12 @@ const BARE_NUMBER = /^([*_]{0,2})\s*(\d[\d.,' ]*)\s*([*_]{0,2})$/;
 const HTML_TAG = /<\/?(?:div|p|br|span|img|a|details|summary|b|i|u|s|strong|em|table|thead|tbody|tr|td|th|ul|ol|li|h[1-6]|pre|code|sub|sup|kbd|hr|input|blockquote|font|center)\b[^>]*>/gi;
 
 export function readDocument(raw: string, resolve: LabelResolver): ReadDocument {
-  const builder = new SectionBuilder(resolve);
+  // A document asks about the same few labels (table cells, repeated rows) again and again.
+  const known = new Map<string, string | undefined>();
+  const builder = new SectionBuilder((label) => {
+    if (!known.has(label)) known.set(label, resolve(label));
+    return known.get(label);
+  });
   walk(Lexer.lex(prepare(raw), { gfm: true }), builder);
   return builder.result();
 }

@@ -615,6 +615,58 @@ We have no idea how many enquiries we have lost.`);
     expect(status(question)["desired-outcome"]).not.toBe("met");
   });
 
+  it("reads an issue form whose solution starts with a lead-in line, and a response body in a code block as what happens", () => {
+    const form = reviewTicket({ type: "feature", ticketText: `### Problem / motivation
+I run \`acme deploy\` in CI for ~30 repos. Every failure exits with code 1, so the pipeline cannot tell what to retry and wastes ~40 min/day of runners.
+
+### Proposed solution
+Distinct exit codes:
+- 0 success
+- 2 invalid config / validation
+- 3 authentication
+- 5 network/timeout (retryable)
+
+### Acceptance criteria
+- bad \`acme.toml\` → exit 2
+- expired token → exit 3
+- unreachable API → exit 5` }, ticketRubric);
+    expect(status(form)["proposed-behaviour"]).toBe("met");
+    const body = bug(`**Environment:** production API, API version \`2024-04-01\`, Node SDK 7.3.0
+**Steps**
+1. Create invoice A and list invoices with \`limit=1\`
+2. Delete invoice A
+3. \`GET /v1/invoices?limit=10&starting_after=inv_A\`
+
+**Actual**
+\`\`\`
+HTTP/1.1 500 Internal Server Error
+{"error":{"type":"api_error","message":"An unknown error occurred"}}
+\`\`\`
+
+**Expected**
+A 400 \`invalid_request_error\`, as the docs describe for invalid cursors.`);
+    expect(status(body)).toMatchObject(REQUIRED_BUG);
+  });
+
+  it("reads labelled fields run together with dashes, and 'shall' as what should happen", () => {
+    const review = bug("Env: iOS app 3.4.0 (build 812), iPhone 13, iOS 17.4 — Steps: Settings > Language > Deutsch, then open any course > Quiz > Start — Actual: the Start label is cut to 'Sta…' and the timer overlaps the question — Expected: the full label and the timer above the question, as in English");
+    expect(status(review)).toMatchObject(REQUIRED_BUG);
+  });
+
+  it("a wanted behaviour that is only a wish ('much easier and quicker to use') is too vague", () => {
+    const review = reviewTicket({ type: "feature", ticketText: `As a teacher I want the gradebook to be much easier and quicker to use at the end of term, so that I spend less time on admin.
+Acceptance criteria:
+- Teachers rate the gradebook at least 4/5 for ease of use in the July survey
+- Average time to complete end-of-term grades drops by 30%` }, ticketRubric);
+    expect(status(review)["proposed-behaviour"]).not.toBe("met");
+    expect(review.passed).toBe(false);
+  });
+
+  it("'hard to explain' says the author cannot tell what happens", () => {
+    const review = bug("The PACS viewer 7.1 on Windows 10 in reading room 2: when I scroll through a CT study past a certain point it does something weird with the images, hard to explain. It should scroll smoothly like before the upgrade. It happens every time with CT chest studies over 500 slices.");
+    expect(status(review)["observed-behaviour"]).not.toBe("met");
+  });
+
   it("marks what is missing in the rewritten skeleton", () => {
     const review = bug("The export button does nothing when I click it on the invoices page in Chrome.");
     expect(review.skeleton).toContain("<!-- missing:");

@@ -390,6 +390,8 @@ function edgesOf(c: Criterion, spans: readonly ReadSpan[], index: LabelIndex): E
 
 /** A span that denies the criterion; a list only when every item does. */
 function negated(span: ReadSpan, vocabulary: ReadonlySet<string>): boolean {
+  // A response body's "unknown error" is what happened, not the author denying it.
+  if (span.code) return false;
   return span.items.length > 0 ? span.items.every((item) => isNegatedFor(item, vocabulary)) : isNegatedFor(span.text, vocabulary);
 }
 

@@ -42,7 +42,7 @@ export interface ReadDocument {
 const MAX_LABEL_WORDS = 10;
 /** A short label after a sentence's end on the same line: ". Why: ...". */
 // Chat writes them in lower case, or with '=' ("... export). done = new password in vault").
-const RUN_ON_LABEL = /(?<=[.!?)]\s{1,4})(\p{L}[\p{L} ]{1,30}?)(?::|\s=)\s/gu;
+const RUN_ON_LABEL = /(?<=[.!?)]\s{1,4})(\p{L}[\p{L} '’]{1,30}?)(?::|\s=)\s/gu;
 const CURRENCY_HEADER = /(?:^|[^\p{L}])(€|\$|£|₹|¥|EUR|USD|GBP|CHF|AUD|CAD|SEK|NOK|DKK|PLN|INR|JPY|CNY|SGD|HKD|NZD|ZAR|BRL|MXN|CZK|HUF|RON)(?:[^\p{L}]|$)/u;
 /** A value that is only a figure, perhaps with its currency: "3,600", "EUR 4,500", "€ 1.200,-". */
 const FIGURE_ONLY = /^(?:€|\$|£|[A-Z]{3})?\s?\d[\d.,' ]*(?:-|\s?(?:€|\$|£|[A-Z]{3}))?$/;
@@ -245,21 +245,26 @@ class SectionBuilder {
       this.add(line.replace(/^step\s*\d+\s*[:.)-]\s*/i, ""), "item", true);
       return;
     }
+    // "Env: prod, 7.3.0 | Repro: Settings → Invite | Expected: ..." (or with dashes between):
+    // labelled fields one after another on a line, each its own section.
+    const fields = line.replace(/^\||\|$/g, "").split(/\s*\|\s*|\s+[—–]\s+/);
+    if (fields.length >= 2 && fields.filter((f) => inlineLabel(f, this.resolve)?.known === true).length >= 2) {
+      for (const field of fields) if (field.trim() !== "") this.labelledLine(field.trim());
+      return;
+    }
     if (line.includes("|")) {
       const cells = line.replace(/^\||\|$/g, "").split("|").map((c) => c.trim());
-      // "Env: prod, 7.3.0 | Repro: Settings → Invite | Expected: ...": labelled fields one after
-      // another on a line, each its own section.
-      if (cells.filter((c) => inlineLabel(c, this.resolve)?.known === true).length >= 2) {
-        for (const cell of cells) if (cell !== "") this.labelledLine(cell);
-        return;
-      }
       if (cells.length >= 2 && cells.every((c) => c.length < 300)) {
         this.row(cells);
         return;
       }
     }
     const inline = inlineLabel(line, this.resolve);
-    if (inline && (inline.rest === "" || inline.known) && !FIGURE_ONLY.test(inline.rest)) {
+    // "### Proposed solution\nDistinct exit codes:\n- 0 success ...": an unknown name right under a
+    // known heading introduces that section's content; it does not end it.
+    const current = this.sections[this.sections.length - 1]!;
+    const leadIn = inline !== undefined && !inline.known && current.criterion !== undefined && current.lines.length === 0;
+    if (inline && !leadIn && (inline.rest === "" || inline.known) && !FIGURE_ONLY.test(inline.rest)) {
       this.open(inline.label, inline.rest === "");
       if (inline.rest) this.add(inline.rest, "text");
       return;

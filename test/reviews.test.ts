@@ -1056,6 +1056,36 @@ We fix defects reported within [30/60/90] days of go-live free of charge.`, quot
     expect(scope(`${base} Anything beyond this, such as a mobile app, isn't part of this offer.`)).toBe("met");
   });
 
+  it("checks 'six equal monthly instalments of £11,000' against the fee, and reads '€7,800 in total (design €1,800, ...)'", () => {
+    const equal = reviewQuote("Fees: fixed fee of £72,000 excluding VAT, payable in six equal monthly instalments of £11,000 from July to December.", quoteRubric, noServices, url);
+    expect(equal.consistency.find((c) => c.check === "payment-amounts")).toMatchObject({ ok: false, message: expect.stringContaining("66000") });
+    const inTotal = reviewQuote("Price: €7,800 in total (design €1,800, development €5,400, testing and launch €600), plus 21% IVA (€1,638), so €9,438 including IVA.", quoteRubric, noServices, url);
+    expect(inTotal.consistency.find((c) => c.check === "total")).toMatchObject({ ok: true });
+  });
+
+  it("a price given as a range is not a price to sign", () => {
+    const review = reviewQuote("Price: depending on the integration, the total will be between DKK 780,000 and DKK 940,000 excl. VAT.", quoteRubric, noServices, url);
+    expect(status(review)["price-breakdown"]).toBe("partial");
+  });
+
+  it("a short title line over a list heads it: its items are read as their own terms", () => {
+    const review = reviewQuote(`Price (fixed, GBP)
+Build: £22,800
+Total: £22,800
+
+The small print
+- Changes are raised in writing and estimated at our day rate of £640 before any work starts.
+- We fix defects free of charge for 60 days after go-live.
+- All IP passes to you on receipt of final payment.
+- This quote is valid for 30 days.`, quoteRubric, noServices, url);
+    expect(status(review)).toMatchObject({ "intellectual-property": "met", validity: "met" });
+  });
+
+  it("a table with an 'Out' column says what the scope leaves out", () => {
+    const review = reviewQuote("| Scope | In | Out |\n|---|---|---|\n| Sources | Shopify Plus, SAP Business One, Adyen | Store POS, e-mail platform |\n| Reporting | 5 Power BI reports for finance | Self-service training |", quoteRubric, noServices, url);
+    expect(status(review).scope).toBe("met");
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

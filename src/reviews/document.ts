@@ -40,6 +40,8 @@ export interface ReadDocument {
 }
 
 const MAX_LABEL_WORDS = 10;
+/** A title line: capitalised, one to five words, no sentence end, colon or figure. */
+const TITLE = /^\p{Lu}[\p{L}'’&/-]*(?: [\p{L}'’&/-]+){0,4}$/u;
 /** A short label after a sentence's end on the same line: ". Why: ...". */
 // Chat writes them in lower case, or with '=' ("... export). done = new password in vault").
 const RUN_ON_LABEL = /(?<=[.!?)]\s{1,4})(\p{L}[\p{L} '’]{1,30}?)(?::|\s=)\s/gu;
@@ -65,14 +67,16 @@ export function readDocument(raw: string, resolve: LabelResolver): ReadDocument 
 }
 
 function walk(tokens: readonly Token[], out: SectionBuilder): void {
-  for (const token of tokens) {
+  tokens.forEach((token, i) => {
     switch (token.type) {
       case "heading":
         out.heading((token as Tokens.Heading).text);
         break;
       case "paragraph":
       case "text":
-        out.paragraph(token.raw);
+        // "The small print" over a list: a short title line heads the list, known name or not.
+        if (tokens[i + 1]?.type === "list" && TITLE.test(token.raw.trim())) out.heading(token.raw.trim());
+        else out.paragraph(token.raw);
         break;
       case "list":
         list(token as Tokens.List, out);
@@ -97,7 +101,7 @@ function walk(tokens: readonly Token[], out: SectionBuilder): void {
         // space, hr, def: nothing to read, but they end an inline label's reach.
         out.endBlock();
     }
-  }
+  });
 }
 
 function list(token: Tokens.List, out: SectionBuilder): void {

@@ -53,7 +53,7 @@ function amounts(text: string): Amount[] {
   const out: Amount[] = [];
   // A table row ("Design | EUR 2,900") is one line; "design €6,000 | build €9,000" is two. A full
   // stop ends a piece, but for an abbreviation's ("Total (excl. VAT) | £32,400").
-  const pieces = text.split(/\n|;\s*|,\s+(?=\D)|(?<!\b(?:excl|incl|approx|ca|no|nr|e\.g|i\.e|vs))\.\s+/i).flatMap((line) => ((line.match(AMOUNT_PATTERN) ?? []).length > 1 ? line.split(/\s[|·•]\s|\s+and\s+/) : [line]));
+  const pieces = text.split(/\n|;\s*|,\s+(?=\D)|(?<!\b(?:excl|incl|approx|ca|no|nr|e\.g|i\.e|vs))\.\s+/i).flatMap((line) => ((line.match(AMOUNT_PATTERN) ?? []).length > 1 ? line.split(/\s[|·•]\s|\s+and\s+|(?<=\bin total)\s*\(/i) : [line]));
   for (const line of pieces) {
     for (const m of line.matchAll(AMOUNT_PATTERN)) {
       const symbol = m[0].replace(/[\d.,' ]|(?<=\d\s?)[kKmM]\b/g, "").trim().toUpperCase();
@@ -82,7 +82,7 @@ function computations(text: string): { stated: number; computed: number; found: 
 }
 
 const TOTAL = /\b(?:total|sum|grand total|in total|total price|total fee)\b/i;
-const NOT_AN_ITEM = /\b(?:total|subtotal|sub-total|vat|tax|btw|mwst|discount|not (?:to )?exceed|capped at|at most|maximum|per (?:day|hour|month|week|year)|a (?:day|month|year)|daily|hourly|monthly|rate|each|deposit|instal?ments?)\b|\/(?:day|h|hour|month)\b|%/i;
+const NOT_AN_ITEM = /\b(?:total|subtotal|sub-total|vat|tax|btw|mwst|iva|gst|hst|mva|moms|tva|discount|not (?:to )?exceed|capped at|at most|maximum|per (?:day|hour|month|week|year)|a (?:day|month|year)|daily|hourly|monthly|rate|each|deposit|instal?ments?)\b|\/(?:day|h|hour|month)\b|%/i;
 
 const NOT_AN_INSTALMENT = new RegExp(NOT_AN_ITEM.source.replace("|deposit|instal?ments?", "").replace("|%", ""), "i");
 
@@ -100,7 +100,7 @@ export function consistency(all: string, priceText: string, paymentText: string,
   // "Phase one is EUR 18,000, phase two EUR 16,500 ... for a total of EUR 48,000": a price found
   // in prose is one clause, or one row of a table; its items are in the paragraph or table around it.
   const found = amounts(priceText);
-  const lines = found.filter((a) => !NOT_AN_ITEM.test(a.line)).length < 2 && found.some((a) => TOTAL.test(a.line)) ? amounts(priceBlock) : found;
+  const lines = found.filter((a) => !NOT_AN_ITEM.test(a.line)).length < 2 || !found.some((a) => TOTAL.test(a.line)) ? amounts(priceBlock) : found;
   // The total the items should add up to: a subtotal when there is one (VAT comes after it),
   // else a total that is not the amount including VAT.
   // On a line with other amounts ("boards at €2,600: total €52,000"), the total is the one after the word.
@@ -133,6 +133,14 @@ export function consistency(all: string, priceText: string, paymentText: string,
       message: ok ? `${c.found.trim()} is computed correctly.` : `"${c.found.trim()}" does not add up: it makes ${Math.round(c.computed * 100) / 100}: ask which is right.`,
     });
   }
+  // "Fixed fee of £72,000, payable in six equal monthly instalments of £11,000": a count times an amount.
+  for (const m of `${priceText}\n${paymentText}`.replace(/\s+/g, " ").matchAll(EQUAL_INSTALMENTS)) {
+    const price = valueOf(m.groups!.price!);
+    const count = COUNT[m.groups!.count!.toLowerCase()] ?? Number(m.groups!.count);
+    const each = valueOf(m.groups!.each!);
+    const ok = Math.abs(count * each - price) < 1;
+    checks.push({ check: "payment-amounts", ok, message: ok ? `${count} instalments of ${each} make the price (${price}).` : `${count} instalments of ${each} make ${count * each}, but the price is ${price}: ask which is right.` });
+  }
   // Instalments stated as amounts ("EUR 15,120 on signing, ...") against the price they split.
   const total = totals[0]?.value ?? (stated.length === 1 ? stated[0]!.stated : undefined);
   // A share's row ("At launch | 30% | £8,720") is an instalment; a rate, a total or VAT is not.
@@ -162,14 +170,25 @@ export function consistency(all: string, priceText: string, paymentText: string,
   return checks;
 }
 
-const COUNT: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6 };
+const COUNT: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12 };
+const EQUAL_INSTALMENTS = new RegExp(
+  `\\b(?:fee|price|total|cost|sum|budget)\\b[^.;\\d]{0,30}?(?<price>${AMOUNT})[^.;]{0,80}?\\b(?<count>\\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) (?:equal )?(?:monthly |quarterly |annual |yearly )?(?:instal?ments|payments|invoices|parts) of (?<each>${AMOUNT})`,
+  "giu",
+);
 
 /** The amount a total line states: the first after the word "total", else its last. */
 function totalOf(lines: Amount[], line: string): Amount {
   const on = lines.filter((a) => a.line === line);
+  // "€7,800 in total (design €1,800, ...)": the amount before "in total" is the total.
+  const before = on.find((a) => new RegExp(`${escape(a.raw)}\\s+in total\\b`, "i").test(line));
+  if (before) return before;
   const at = line.search(/\b(?:sub-?)?total\b/i);
   const after = at < 0 ? undefined : on.find((a) => line.indexOf(a.raw) > at);
   return after ?? on.at(-1)!;
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** "40 days × EUR 900 = EUR 36,000": the line's last amount is what it costs. */
@@ -201,11 +220,23 @@ function passRule(result: Assessment, rubric: QuoteRubric, text: string): Assess
 
 // Scope with no boundary: "... and whatever other HR functions come up during the project".
 const OPEN_ENDED =
-  /\b(?:whatever (?:else|other)|anything else (?:that|you|we)|any (?:other|further|additional) [\p{L} -]{0,40}?(?:that |which )?(?:comes?|arises?|may arise|turns? up|crops? up|(?:is|are|may be|might be) (?:needed|required|requested|wanted))|any (?:other|further|additional) [\p{L} -]{0,30}?(?:you|we|they|the team) (?:may |might |will )?(?:need|want|require|ask for)|(?:come|comes|crop|crops|turn|turns) up (?:during|along|later|in the course)|as (?:needed|required|requested) (?:during|throughout|along)|and so on|(?:no|without) (?:fixed |clear )?(?:limits?|boundar(?:y|ies)) (?:on|to) (?:the )?scope|unlimited (?:features|changes|requests|revisions|scope))\b/iu;
+  /\b(?:whatever (?:else|other)|anything else (?:that|you|we)|any (?:other|further|additional) [\p{L} -]{0,40}?(?:that |which )?(?:comes?|arises?|may arise|turns? up|crops? up|(?:is|are|may be|might be) (?:needed|required|requested|wanted))|any (?:other|further|additional) [\p{L} -]{0,30}?(?:you|we|they|the team) (?:may |might |will )?(?:need|want|require|ask for)|any (?:other|further|additional) [^.;\n]{0,60}?along the way|(?:come|comes|crop|crops|turn|turns) up (?:during|along|later|in the course)|as (?:needed|required|requested) (?:during|throughout|along)|and so on|(?:no|without) (?:fixed |clear )?(?:limits?|boundar(?:y|ies)) (?:on|to) (?:the )?scope|unlimited (?:features|changes|requests|revisions|scope))\b/iu;
 
 // What is left out, said anywhere: "Not included: ...", "out of scope", "excludes", "is not part of this offer".
 const BOUNDARY =
-  /\b(?:boundar(?:y|ies)|not (?:included|in scope|part of|covered|in this|within)|out of (?:the )?scope|outside (?:the |this |of )?(?:scope|engagement|offer|project|quote|proposal)|exclu(?:ded|des|ding|sions?)|(?:does|do|will|shall|is|are) not (?:include|cover|contain|be part)|(?:isn't|aren't|is not|are not) (?:part of|included|covered)|(?:anything|everything|whatever) (?:beyond|outside|else)|(?:we|this offer|this quote|the project) (?:will not|won't|does not|doesn't) (?:touch|cover|include|build|migrate|do)|limited to|beyond (?:the |this )?scope|(?:quoted|priced|billed|charged) separately|separate (?:offer|quote|agreement|contract)|not (?:part of )?this (?:mvp|phase|offer|quote|project))\b/i;
+  /\|\s*(?:out|not included|excluded|out of scope)\s*\||\b(?:boundar(?:y|ies)|not (?:included|in scope|part of|covered|in this|within)|out of (?:the )?scope|outside (?:the |this |of )?(?:scope|engagement|offer|project|quote|proposal)|exclu(?:ded|des|ding|sions?)|(?:does|do|will|shall|is|are) not (?:include|cover|contain|be part)|(?:isn't|aren't|is not|are not) (?:part of|included|covered)|(?:anything|everything|whatever) (?:beyond|outside|else)|(?:we|this offer|this quote|the project) (?:will not|won't|does not|doesn't) (?:touch|cover|include|build|migrate|do)|limited to|beyond (?:the |this )?scope|(?:quoted|priced|billed|charged) separately|separate (?:offer|quote|agreement|contract)|not (?:part of )?this (?:mvp|phase|offer|quote|project))\b/i;
+
+// "between DKK 780,000 and DKK 940,000", "EUR 20–30k", "from $9k to $12k": a range is not a price to sign.
+const PRICE_RANGE = new RegExp(`\\bbetween\\s+(?:${AMOUNT})\\s+and\\s+(?:${AMOUNT})|\\bfrom\\s+(?:${AMOUNT})\\s+to\\s+(?:${AMOUNT})|(?:${AMOUNT})\\s?(?:–|-|to)\\s?(?:${AMOUNT})|(?:€|\\$|£|\\b[A-Z]{3}\\b)\\s?\\d+(?:[.,]\\d+)?\\s?[kK]?\\s?[–-]\\s?\\d+(?:[.,]\\d+)?\\s?[kK]\\b`, "iu");
+
+/** A price given as a range leaves the one number to sign open: it counts as vague. */
+function ranged(found: Judgement, priceId: string | undefined): Judgement {
+  if (priceId === undefined) return found;
+  const range = PRICE_RANGE.exec(found.textOf(priceId));
+  if (!range) return found;
+  const criteria = found.criteria.map((c) => (c.id === priceId && c.status === "met" ? { ...c, status: "partial" as const, points: c.weight / 2, evidence: excerpt(`a range, not a price ("${range[0]}"): ${c.evidence}`) } : c));
+  return { ...found, criteria };
+}
 
 /**
  * A scope the client can sign has a boundary: it leaves nothing open ("and any other features you
@@ -222,8 +253,8 @@ function bounded(found: Judgement, scopeId: string | undefined, text: string): J
 
 export function reviewQuote(quoteText: string, rubric: QuoteRubric, services: ReadonlyMap<string, Service>, serviceUrl: (id: string) => string): QuoteReview {
   const scopeId = rubric.criteria.find((c) => /scope/.test(c.id))?.id;
-  const found = bounded(judge(quoteText, rubric.criteria, { splitClauses: true }), scopeId, normalize(quoteText));
   const priceId = rubric.criteria.find((c) => /price|cost|fee/.test(c.id))?.id;
+  const found = ranged(bounded(judge(quoteText, rubric.criteria, { splitClauses: true }), scopeId, normalize(quoteText)), priceId);
   const paymentId = rubric.criteria.find((c) => /payment/.test(c.id))?.id;
   const checks = consistency(normalize(quoteText), priceId ? found.textOf(priceId) : "", paymentId ? found.textOf(paymentId) : "", priceId ? found.blockOf(priceId) : "");
   // Numbers that do not add up make the price (or the payment terms) unreliable: it cannot be signed.

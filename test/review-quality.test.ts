@@ -55,8 +55,8 @@ describe("review quality on the held-back test parts", () => {
 
 // Measured levels (see the README), not the targets (90% overall, no type or format below 80%,
 // every attack below 4).
-const TICKET_FLOOR = 0.85;
-const TICKET_TYPE_FLOOR = 0.77;
-const QUOTE_FLOOR = 0.74;
-const ATTACKS_AT_4_OR_MORE = 3;
+const TICKET_FLOOR = 0.855;
+const TICKET_TYPE_FLOOR = 0.79;
+const QUOTE_FLOOR = 0.72;
+const ATTACKS_AT_4_OR_MORE = 2;
 const ATTACKS_PASSED = 1;

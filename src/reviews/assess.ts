@@ -62,6 +62,10 @@ interface ReadSpan extends Span {
   sentence?: number;
   /** The paragraph, list or table the span is read from. */
   block: number;
+  /** A verdict with nothing to check ("export is not correct"). */
+  verdict: boolean;
+  /** Mostly wishes with no figure ("users feel more confident"), for `testable` criteria. */
+  wish: boolean;
 }
 
 type Strength = "met" | "partial";
@@ -292,7 +296,12 @@ const GHERKIN_NEXT = /^(?:given|when|then|and|but)\b/i;
 
 function makeSpan(section: Section, block: number, text: string, items: string[], ordered: boolean, code: boolean, opening: boolean, hollow: Hollow | undefined): ReadSpan {
   // The opening line is the author's own summary; a first line under a label ("Where: prod") is that label's.
-  const span: ReadSpan = { block, text, plain: expandContractions(text.toLowerCase()), items, ordered: ordered && items.length > 0, code, opening: opening && section.criterion === undefined, sectionLabel: section.label, words: words(text).length, ...(section.criterion ? { label: section.criterion } : {}) };
+  const span: ReadSpan = {
+    block, text, plain: expandContractions(text.toLowerCase()), items, ordered: ordered && items.length > 0, code, opening: opening && section.criterion === undefined,
+    sectionLabel: section.label, words: words(text).length, ...(section.criterion ? { label: section.criterion } : {}),
+    // Judged once here rather than once per criterion.
+    verdict: !code && verdictOnly(text), wish: !code && untestable(text, items),
+  };
   if (hollow) return { ...span, hollow };
   if (code) return span;
   const hasData = findFact(span, DATA_KINDS) !== undefined;
@@ -358,7 +367,7 @@ function edgesOf(c: Criterion, spans: readonly ReadSpan[], index: LabelIndex): E
   spans.forEach((span, i) => {
     if (span.hollow || negated(span, vocabulary)) return;
     const rank = span.label === c.id ? 0 : span.label === undefined ? 1 : 2;
-    if (verdictOnly(span.text) || (c.testable && untestable(span.text, span.items))) {
+    if (span.verdict || (c.testable && span.wish)) {
       if (rank === 0) edges.push({ span: i, strength: "partial", found: span.text, rank });
       return;
     }
@@ -489,7 +498,7 @@ function whatFollows(spans: readonly ReadSpan[], at: number): Span {
 
 /** A labelled section's real clauses as one span; for a `testable` criterion, without its mere wishes. */
 function wholeSection(spans: readonly ReadSpan[], span: ReadSpan, c: Criterion): Span {
-  const clauses = spans.filter((s) => s.label === span.label && s.sectionLabel === span.sectionLabel && !s.hollow && !(c.testable && untestable(s.text, s.items)));
+  const clauses = spans.filter((s) => s.label === span.label && s.sectionLabel === span.sectionLabel && !s.hollow && !(c.testable && s.wish));
   return { text: clauses.map((s) => s.text).join("; "), items: [], ordered: false, code: false, opening: false };
 }
 

@@ -1086,6 +1086,21 @@ The small print
     expect(status(review).scope).toBe("met");
   });
 
+  it("reads a quote hard-wrapped at a fixed width (PDF, e-mail): labels on wrapped items, 'Not' and 'included' on two lines, a wrapped line that is not a label", () => {
+    const review = reviewQuote(`1. Scope. A gap analysis of your security management system for the
+   booking platform and the London head office. Out of scope: the
+   clinic network and the certification audit itself. Not
+   included: implementing the controls.
+2. Deliverables. A gap report with a rating per control, a
+   prioritised remediation roadmap, and a presentation.
+
+DELIVERABLES
+Executive summary for leadership; technical report with findings,
+CVSS 3.1 scores, evidence and remediation guidance.`, quoteRubric, noServices, url);
+    expect(status(review)).toMatchObject({ scope: "met", deliverables: "met" });
+    expect(review.criteria.find((c) => c.id === "context-objectives")!.status).toBe("missing");
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

@@ -174,11 +174,15 @@ class SectionBuilder {
   item(text: string, ordered: boolean, checked: boolean | undefined): void {
     // "- browser: Safari 18" labels its own item, not the items after it.
     this.closeInline();
-    const inline = inlineLabel(text, this.resolve);
+    // "3. Deliverables. A gap report with a rating per control, a\n   prioritised roadmap, ...": the
+    // label is on the item's first line; the lines the item wraps onto go on with its text.
+    const [head, ...wrapped] = text.split("\n");
+    const inline = inlineLabel(head!, this.resolve);
     // "- Monitoring and handover: 3,600" under a price is a line item, whatever its name says.
     if (inline && (inline.rest || inline.known) && !FIGURE_ONLY.test(inline.rest)) {
-      this.open(inline.label, inline.rest === "");
-      if (inline.rest) this.add(inline.rest, "text");
+      const rest = [inline.rest, ...wrapped.map((l) => l.trim())].filter((l) => l !== "").join(" ");
+      this.open(inline.label, rest === "");
+      if (rest) this.add(rest, "text");
       return;
     }
     // A numbered line that is a known section name ("4. Payment terms") is a heading.
@@ -421,7 +425,8 @@ function standaloneLabel(line: string, resolve: LabelResolver): string | undefin
 
 /** "Scope", "4. Payment terms", "What happened?": short, no sentence end, and a known name. */
 function isKnownBare(line: string, resolve: LabelResolver): boolean {
-  if (/[.!]$/.test(line.trim())) return false;
+  // "Executive summary for leadership; technical report with findings," is a wrapped line of text.
+  if (/[.!,]$/.test(line.trim()) || line.includes(";")) return false;
   const label = cleanLabel(line);
   // "30% on final acceptance (EUR 12,600)" is an item that mentions a section, not its name.
   if (/%|\d{2}/.test(label)) return false;

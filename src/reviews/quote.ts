@@ -245,7 +245,7 @@ function ranged(found: Judgement, priceId: string | undefined): Judgement {
 function bounded(found: Judgement, scopeId: string | undefined, text: string): Judgement {
   if (scopeId === undefined) return found;
   const open = OPEN_ENDED.exec(found.textOf(scopeId));
-  const why = open ? `open-ended ("${open[0]}")` : BOUNDARY.test(text) ? undefined : "no exclusions or boundary stated";
+  const why = open ? `open-ended ("${open[0]}")` : BOUNDARY.test(text.replace(/\s+/g, " ")) ? undefined : "no exclusions or boundary stated";
   if (why === undefined) return found;
   const criteria = found.criteria.map((c) => (c.id === scopeId && c.status === "met" ? { ...c, status: "partial" as const, points: c.weight / 2, evidence: excerpt(`${why}: ${c.evidence}`) } : c));
   return { ...found, criteria };

@@ -2,7 +2,11 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { agreement, groupBy, tally, type Verdict } from "../src/eval/agreement.js";
 import { loadLabelled } from "../src/eval/labelled.js";
-import { ADVERSARIAL_BELOW, evaluateReviews } from "../src/eval/reviews.js";
+import { ADVERSARIAL_BELOW, evaluateReviews, judgeQuotes, judgeTickets } from "../src/eval/reviews.js";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import YAML from "yaml";
+import type { QuoteRubric, TicketRubric } from "../src/catalog/types.js";
 import { SAMPLE_CONTENT } from "./helpers/content.js";
 
 /**
@@ -50,6 +54,42 @@ describe("review quality on the held-back test parts", () => {
     expect(attacks.length).toBeGreaterThanOrEqual(20);
     expect(attacks.filter((v) => v.passed).length).toBeLessThanOrEqual(ATTACKS_PASSED);
     expect(attacks.filter((v) => v.score >= ADVERSARIAL_BELOW).length).toBeLessThanOrEqual(ATTACKS_AT_4_OR_MORE);
+  });
+});
+
+/**
+ * The same text hard-wrapped at a fixed width, as PDFs and some mail clients send it: lines broken
+ * between words (list items keep their indent), a page footer in the middle.
+ */
+function hardWrapped(text: string, width: number): string {
+  const lines = text.split("\n").flatMap((line) => {
+    if (line.length <= width || /^\s*\|/.test(line) || /^\s{4}/.test(line)) return [line];
+    const indent = (/^\s*(?:[-*•]\s|\d+[.)]\s)?/.exec(line)![0]).replace(/\S/g, " ");
+    const out = [""];
+    for (const word of line.split(" ")) {
+      if (out.at(-1)!.length > 0 && `${out.at(-1)} ${word}`.length > width) out.push(indent + word);
+      else out[out.length - 1] = out.at(-1) ? `${out.at(-1)} ${word}` : word;
+    }
+    return out;
+  });
+  let middle = Math.floor(lines.length / 2);
+  while (middle < lines.length && /^\s*\|/.test(lines[middle]!)) middle++;
+  return [...lines.slice(0, middle), "Acme Consulting GmbH · Offer 2025-047 · Page 1 of 2", ...lines.slice(middle)].join("\n");
+}
+
+describe("review verdicts do not depend on where lines are broken", () => {
+  it("dev items keep their verdict when hard-wrapped (tickets at 72 columns, quotes at 68 with a page footer)", async () => {
+    const rubric = async <T>(name: string) => YAML.parse(await readFile(join(SAMPLE_CONTENT, "rubrics", name), "utf8")) as T;
+    const [ticketRubric, quoteRubric] = [await rubric<TicketRubric>("ticket.yaml"), await rubric<QuoteRubric>("quote.yaml")];
+    const dev = async (prefix: string) => (await loadLabelled(FIXTURES, prefix)).filter((item) => item.split === "dev");
+    const changed = (before: readonly Verdict[], after: readonly Verdict[]) => before.filter((v, i) => v.passed !== after[i]!.passed).map((v) => v.item.id);
+    const ticketItems = await dev("tickets");
+    const quoteItems = await dev("quotes");
+    const ticketChanges = changed(judgeTickets(ticketItems, ticketRubric), judgeTickets(ticketItems.map((t) => ({ ...t, text: hardWrapped(t.text, 72) })), ticketRubric));
+    const quoteChanges = changed(judgeQuotes(quoteItems, quoteRubric), judgeQuotes(quoteItems.map((q) => ({ ...q, text: hardWrapped(q.text, 68) })), quoteRubric));
+    // Measured: 3 of 418 tickets and 2 of 146 quotes (a footer can still land inside a sentence).
+    expect(ticketChanges.length / ticketItems.length, ticketChanges.join(", ")).toBeLessThanOrEqual(0.02);
+    expect(quoteChanges.length / quoteItems.length, quoteChanges.join(", ")).toBeLessThanOrEqual(0.03);
   });
 });
 

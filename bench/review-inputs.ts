@@ -17,6 +17,8 @@ const SHAPES: Record<string, string> = {
   "run-on labels": "Why: the catalogue applies. ",
   "sentences": "The export fails. ",
   "table rows": "| Item | € 1 |\n",
+  "amounts on one total line": "total €1 ",
+  "amounts each after 'fee'": "Price: fee EUR 1 ",
 };
 
 const fill = (unit: string, length: number) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length - 3) + (unit === " " ? "- b" : "end");

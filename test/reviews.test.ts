@@ -1101,6 +1101,22 @@ CVSS 3.1 scores, evidence and remediation guidance.`, quoteRubric, noServices, u
     expect(review.criteria.find((c) => c.id === "context-objectives")!.status).toBe("missing");
   });
 
+  it("does not misread ordinary text (a read-back of this round's rules)", () => {
+    const base = `## Steps\n1. Open Invoices\n2. Click Export\n## Expected\nA CSV with one row per invoice.\n## Environment\nProduction, web app 4.2.0, Chrome 126`;
+    // "Nothing, the spinner keeps going" says what happens; "we figured out what triggers it" and
+    // "the log does not say what went wrong" deny nothing; "Safari [17.4]" is a version.
+    expect(status(bug(`${base}\n## Actual\nNothing, the spinner keeps going and no e-mail is sent.`))["observed-behaviour"]).toBe("met");
+    expect(bug(`${base}\n## Actual\nThe file is empty (0 bytes). We figured out what triggers it: any date range over 31 days.`).passed).toBe(true);
+    expect(status(bug(`The export is empty (0 bytes) in web app 4.2.0 on Chrome 126. Open Invoices, click Export. The log does not say what went wrong. It should hold one row per invoice.`))["expected-behaviour"]).toBe("met");
+    expect(status(bug(`${base.replace("Chrome 126", "Safari [17.4]")}\n## Actual\nThe file is empty.`)).environment).toBe("met");
+    // Moving a number up or down is a behaviour, not a wish.
+    const zoom = reviewTicket({ type: "feature", ticketText: "Dispatchers zoom into the route map 20 times a day and lose their place. Let dispatchers increase the zoom on the route map with a plus button next to the map.\nAcceptance criteria:\n- the plus button increases the zoom by one level\n- the minus button decreases it by one level" }, ticketRubric);
+    expect(status(zoom)).toMatchObject({ "proposed-behaviour": "met", "acceptance-criteria": "met" });
+    // "excluding VAT" and "liability is limited to" are no scope boundary; "2-5k visitors" is no price range.
+    const quote = reviewQuote("Scope\nA web shop on Shopify with 120 products and a newsletter sign-up, load-tested for 2-5k concurrent visitors.\nPrice\nEUR 12,000 excluding VAT. Our liability is limited to the fees paid.", quoteRubric, noServices, url);
+    expect(status(quote)).toMatchObject({ scope: "partial", "price-breakdown": "met" });
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

@@ -41,17 +41,19 @@ export interface ReadDocument {
 
 const MAX_LABEL_WORDS = 10;
 /** A title line: capitalised, one to five words, no sentence end, colon or figure. */
-const TITLE = /^\p{Lu}[\p{L}'’&/-]*(?: [\p{L}'’&/-]+){0,4}$/u;
+const TITLE = /^(?!(?:We|I|You|Our|Your|This|These|It|They|He|She|There|Please)\b)\p{Lu}[\p{L}'’&/-]*(?: [\p{L}'’&/-]+){0,4}$/u;
 /** A short label after a sentence's end on the same line: ". Why: ...". */
 // Chat writes them in lower case, or with '=' ("... export). done = new password in vault").
 const RUN_ON_LABEL = /(?<=[.!?)]\s{1,4})(\p{L}[\p{L} '’]{1,30}?)(?::|\s=)\s/gu;
-const CURRENCY_HEADER = /(?:^|[^\p{L}])(€|\$|£|₹|¥|EUR|USD|GBP|CHF|AUD|CAD|SEK|NOK|DKK|PLN|INR|JPY|CNY|SGD|HKD|NZD|ZAR|BRL|MXN|CZK|HUF|RON)(?:[^\p{L}]|$)/u;
+const CURRENCY_CODES = "€|\\$|£|₹|¥|EUR|USD|GBP|CHF|AUD|CAD|SEK|NOK|DKK|PLN|INR|JPY|CNY|SGD|HKD|NZD|ZAR|BRL|MXN|CZK|HUF|RON";
+const CURRENCY_HEADER = new RegExp(`(?:^|[^\\p{L}])(${CURRENCY_CODES})(?:[^\\p{L}]|$)`, "u");
 /** A value that is only a figure, perhaps with its currency: "3,600", "EUR 4,500", "€ 1.200,-". */
-const FIGURE_ONLY = /^(?:€|\$|£|[A-Z]{3})?\s?\d[\d.,' ]*(?:-|\s?(?:€|\$|£|[A-Z]{3}))?$/;
+const FIGURE_ONLY = new RegExp(`^(?:${CURRENCY_CODES})?\\s?\\d[\\d.,' ]*(?:-|\\s?(?:${CURRENCY_CODES}))?$`, "u");
 /** A currency named in a section's label: "fees (gbp, fixed)", "price in eur". */
-const LABEL_CURRENCY = /(?:^|[^\p{L}])(€|\$|£|₹|¥|eur|usd|gbp|chf|aud|cad|sek|nok|dkk|pln|inr|jpy|cny|sgd|hkd|nzd|zar|brl|mxn|czk|huf|ron)(?:[^\p{L}]|$)/iu;
+// Named in brackets, after a comma or "in" ("fees (gbp, fixed)", "price in eur"), not "notes from ron".
+const LABEL_CURRENCY = /(?:\(\s*|,\s*|\bin\s+)(€|\$|£|₹|¥|eur|usd|gbp|chf|aud|cad|sek|nok|dkk|pln|inr|jpy|cny|sgd|hkd|nzd|zar|brl|mxn|czk|huf|ron)(?:[^\p{L}]|$)/iu;
 /** A figure that ends a line, written as money is ("12,000", "2.750,00", "19750"), not "Phase 2". */
-const TRAILING_FIGURE = /(\d{1,3}(?:[.,' ]\d{3})+(?:[.,]\d{2})?|\d{3,}(?:[.,]\d{2})?)\s*$/;
+const TRAILING_FIGURE = /(?<![\d.,'])(?<!\d )(?!(?:19|20)\d\d\s*$)(\d{1,3}(?:[.,' ]\d{3})+(?:[.,]\d{2})?|\d{3,}(?:[.,]\d{2})?)\s*$/;
 const BARE_NUMBER = /^([*_]{0,2})\s*(\d[\d.,' ]*)\s*([*_]{0,2})$/;
 const HTML_TAG = /<\/?(?:div|p|br|span|img|a|details|summary|b|i|u|s|strong|em|table|thead|tbody|tr|td|th|ul|ol|li|h[1-6]|pre|code|sub|sup|kbd|hr|input|blockquote|font|center)\b[^>]*>/gi;
 
@@ -255,7 +257,7 @@ class SectionBuilder {
     }
     // "Env: prod, 7.3.0 | Repro: Settings → Invite | Expected: ..." (or with dashes between):
     // labelled fields one after another on a line, each its own section.
-    const fields = line.replace(/^\||\|$/g, "").split(/\s*\|\s*|\s+[—–]\s+/);
+    const fields = /\||\s[—–]\s/.test(line) ? line.replace(/^\||\|$/g, "").split(/(?<!\s)\s*\|\s*|(?<=\S)\s+[—–]\s+/) : [line];
     if (fields.length >= 2 && fields.filter((f) => inlineLabel(f, this.resolve)?.known === true).length >= 2) {
       for (const field of fields) if (field.trim() !== "") this.labelledLine(field.trim());
       return;

@@ -8,7 +8,7 @@ import type { Evidence } from "../catalog/types.js";
  * anchored on a word or bounded in length, so a detector is linear in its input.
  */
 const MONTH = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?";
-const CURRENCY_SIGN = "(?:€|\\$|£|₹|¥|\\b(?:EUR|USD|GBP|CHF|AUD|CAD|SEK|NOK|DKK|PLN|INR|JPY|CNY|SGD|HKD|NZD|ZAR|BRL|MXN|CZK|HUF|RON)\\b|\\beuros?\\b|\\bdollars?\\b|\\bpounds?\\b)";
+export const CURRENCY_SIGN = "(?:€|\\$|£|₹|¥|\\b(?:EUR|USD|GBP|CHF|AUD|CAD|SEK|NOK|DKK|PLN|INR|JPY|CNY|SGD|HKD|NZD|ZAR|BRL|MXN|CZK|HUF|RON)\\b|\\beuros?\\b|\\bdollars?\\b|\\bpounds?\\b)";
 // Bounded: "1 1 1 1 ..." must not make every start scan to the end of the text.
 const NUMBER = "\\d[\\d.,' ]{0,24}\\d(?:\\s?[kKmM]\\b)?|\\d(?:\\s?[kKmM]\\b)?";
 export const AMOUNT_PATTERN = new RegExp(`${CURRENCY_SIGN}\\s?(${NUMBER})|(${NUMBER})\\s?${CURRENCY_SIGN}`, "gi");
@@ -59,7 +59,7 @@ const RE = {
     "i",
   ),
   // "net 30" is a payment period: thirty days.
-  duration: /\bnet\s?\d{1,3}\b|\b\d+(?:[.,]\d+)?\s*(?:-|–|to)?\s*\d*\s*(?:business |working |calendar |man[- ]|person[- ])?(?:hours?|hrs?|days?|weeks?|wks?|months?|years?|sprints?|story points?|points|sp)\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|sixty|ninety)\s+(?:business |working |calendar )?(?:days?|weeks?|months?|years?|sprints?)\b/i,
+  duration: /\bnet\s?\d{1,3}\b|\b\d+(?:[.,]\d+)?(?:[ \t]{0,3}(?:-|–|to)[ \t]{0,3}\d+)?[ \t]{0,3}(?:business |working |calendar |man[- ]|person[- ])?(?:hours?|hrs?|days?|weeks?|wks?|months?|years?|sprints?|story points?|points|sp)\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|sixty|ninety)\s+(?:business |working |calendar )?(?:days?|weeks?|months?|years?|sprints?)\b/i,
   // Why something matters: a cause, a deadline or risk, a cost, or the pain of how it is done today.
   reason:
     /\b(?:because|since (?:the|our|we|it|they|this)|so that|cve-\d{4}-\d+|cves?|(?:the|a|main|whole) reason (?:for|is|why)|(?:that|which) is (?:\w+ )?why|otherwise|if we don't|unless we|in order to|expir(?:es|ed|ing|y)|end[- ]of[- ](?:life|support)|eol|ends? (?:standard |extended )?support|no longer (?:supported|maintained|works?|needed|used)|unsupported|deprecated|outdated|dead code|vulnerab\w*|penalt(?:y|ies)|chargebacks?|leak(?:ed|s)?|exposed|compromised|flagged|security (?:scan|finding|risk|issue|review)|complian\w+|regulat\w+|auditors?|gdpr|hipaa|pci|(?:costs?|costing|paying|spend(?:ing)?|pay) (?:us )?(?:\w+ ){0,3}?(?:per|a|every|each|[$€£]|eur|usd|\d)|wastes?|wasted|by hand|manually|(?:takes?|took|taking) (?:us |them |me )?(?:~|about|around|up to|over )?\d|every (?:day|week|month|minute|hour|morning|night|monday|tuesday|wednesday|thursday|friday|time|release|sprint|quarter)|keeps? (?:\w+ing)|(?:we|they|users?|customers?|staff|people|everyone|i|agents?|managers?|teams?) (?:still )?(?:have|has|had) to|only find out|there is no way|no way to|can(?:not|'t) (?:see|tell|find|know|track|use)|complain\w*|lose|losing|lost|miss(?:es|ed|ing)? (?:the|their|our|deadlines?|shifts?|orders?)|blocks?|blocking|blocked|ask(?:s|ed|ing)? (?:us|for)|(?:\d+|half|most) of (?:our|the|their)|(?:today|currently|right now|at the moment),? (?:we|they|users?|customers?|staff|people|everyone|[\p{L}-]+s)\b|visible to (?:all|everyone|anyone|the public)|(?:printed|committed|pushed|posted|pasted|leaked) (?:in|to|into) (?:a |the |our )?(?:public|ci|build|job|log|chat|slack|repo)|re-?(?:enter|type|key)(?:s|ed|ing)?|copy(?:ing)? and past(?:e|ing)|double entry|\d+(?:[.,]\d+)?\s?(?:hours?|hrs?|minutes?|mins?|days?) (?:a|per|each|every) (?:day|week|month|shift|order|person))\b/iu,
@@ -129,10 +129,14 @@ function steps(text: string, items: readonly string[], ordered: boolean): string
 // "curl -X POST https://api.example.com/v2/orders -d '{...}'": a command to run is a reproduction.
 const COMMAND = /^\s*(?:\$\s+|>\s+)?(?:curl|wget|http|https|grpcurl|npm|npx|pnpm|yarn|node|python3?|pip|kubectl|helm|docker|git|psql|mysql|redis-cli|aws|gcloud|az|terraform|make|go run|cargo|dotnet|java|mvn|gradle|php|ruby|bundle|rails|ssh|openssl)\s+\S/;
 
-/** The first line of a code block or a pasted line, when it is a shell command. */
-function command(code: string): string | undefined {
-  const first = code.split("\n").find((line) => line.trim() !== "");
-  return first !== undefined && COMMAND.test(first) ? first.trim() : undefined;
+/**
+ * The first line of a code block, when it is a shell command; in prose, only a line that reads as
+ * one (a flag or an address after it: "curl -X POST https://...", not "aws support said ...").
+ */
+function command(text: string, code: boolean): string | undefined {
+  const first = text.split("\n").find((line) => line.trim() !== "");
+  if (first === undefined || !COMMAND.test(first)) return undefined;
+  return code || /\s--?[a-zA-Z]|https?:\/\/|\s\/[\w-]+\//.test(first) ? first.trim() : undefined;
 }
 
 export interface Span {
@@ -149,7 +153,7 @@ export interface Span {
 const DETECTORS: Record<Evidence, (span: Span) => string | undefined> = {
   "numbered-list": (s) => (s.ordered && s.items.length >= 2 ? s.items.slice(0, 3).join(" / ") : undefined),
   "bullet-list": (s) => (s.items.length >= 2 ? s.items.slice(0, 3).join(" / ") : undefined),
-  steps: (s) => command(s.text) ?? (s.code ? undefined : steps(s.text, s.items, s.ordered)),
+  steps: (s) => command(s.text, s.code) ?? (s.code ? undefined : steps(s.text, s.items, s.ordered)),
   "given-when-then": (s) => match(s.text, RE.givenWhenThen),
   checklist: (s) => (s.items.some((i) => RE.checklist.test(i)) ? s.items.slice(0, 3).join(" / ") : undefined),
   code: (s) => (s.code ? s.text.split("\n")[0] : match(s.text, RE.code)),

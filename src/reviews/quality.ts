@@ -48,7 +48,7 @@ const EMPTY =
 
 // "None yet - we'll look at it once design is done", "TBD (waiting for legal)": an empty answer
 // with a remark after it is still empty.
-const EMPTY_HEAD = /^(?:none|nothing|not yet|n\/?a|tbd|tbc|tba|todo|unknown|pending)(?:\s+(?:yet|for now|so far|at the moment|right now))?\s*(?:[-–—:;(]|,\s|$)/i;
+const EMPTY_HEAD = /^(?:none|nothing|not yet|n\/?a|tbd|tbc|tba|todo|unknown|pending)(?:\s+(?:yet|for now|so far|at the moment|right now))?\s*[-–—:;(,]\s*(?=[^\n]{0,80}?\b(?:later|yet|tbd|tbc|to be|will|once|until|waiting|pending|figure|decide|agree|discuss|at some point)\b)/i;
 
 // Text of issue and document templates, left in when nobody filled them in.
 const TEMPLATE = [
@@ -79,7 +79,7 @@ const VAGUE_HEAD = /\b(?:everything|anything|whatever|all (?:that is|that's|thin
 
 // Placeholder tokens inside a line: <describe>, [e.g. iOS], '...', x.y.z, {{name}}, [insert date].
 const PLACEHOLDER_TOKENS =
-  /<[^<>\n]{1,60}>|\[(?![ xX]\]|\d{1,3}\])[^\[\]\n]{1,80}\](?!\()|^\[[^\]\n]{1,120}$|^[^\[\n]{0,120}\]|\[\s*\]|(['"‘“])(?:\.{2,}|…)\1|\.{3,}|…|\bx\.y(?:\.z)?\b|\{\{[^}\n]*\}\}|\bXX+\b|\b(?:tbd|tba|todo)\b|\b(?:same as (?:before|above|last time|previous(?:ly)?|usual|always)|as (?:discussed|agreed|before|usual|always)|see (?:previous|earlier|my|last|the previous|the last|our) (?:mail|e-?mail|message|ticket|thread|call|conversation))\b/gi;
+  /<[^<>\n]{1,60}>|\[(?![ xX]\]|\s*[\w.#-]*\d[\w.#-]*\s*\])[^\[\]\n]{1,80}\](?!\()|^\[[^\]\n]{1,120}$|\[\s*\]|(['"‘“])(?:\.{2,}|…)\1|\.{3,}|…|\bx\.y(?:\.z)?\b|\{\{[^}\n]*\}\}|\bXX+\b|\b(?:tbd|tba|todo)\b|\b(?:same as (?:before|above|last time|previous(?:ly)?|usual|always)|as (?:discussed|agreed|before|usual|always)|see (?:previous|earlier|my|last|the previous|the last|our) (?:mail|e-?mail|message|ticket|thread|call|conversation))\b/gi;
 
 /** Why a line says nothing, or undefined when it has content of its own. */
 export function hollowLine(line: string): Hollow | undefined {
@@ -159,7 +159,7 @@ export function verdictOnly(text: string): boolean {
 
 // How someone feels about a result, or a trend with no figure: nothing a tester can check.
 const SUBJECTIVE =
-  /\b(?:feels?|felt|confident|confidence|happ(?:y|ier)|love|loves|like it|delight\w*|satisf\w*|frustrat\w*|looks? (?:good|nice|great|better|clean|modern)|better|easier|nicer|faster|quicker|snappy|snappier|noticeabl[ey]|(?:stop|stops|less) complaining|smooth\w*|seamless\w*|intuitive\w*|reliable|polished|(?:go|goes|went) (?:down|up)|improv\w*|increas\w*|decreas\w*|reduc\w*|fewer|less (?:confusion|friction|effort)|notice (?:a|any) difference|more (?:engaging|usable|flexible|efficient|productive))\b/i;
+  /\b(?:feels?|felt|confident|confidence|happ(?:y|ier)|love|loves|delight\w*|satisf\w*|frustrat\w*|looks? (?:good|nice|great|better|clean|modern)|better|easier|nicer|faster|quicker|snappy|snappier|noticeabl[ey]|(?:stop|stops|less) complaining|smooth\w*|seamless\w*|intuitive\w*|polished|(?:go|goes|went) (?:down|up)|(?:is|are|be|gets?) improved|fewer|positive feedback|works? well|in control|less (?:confusion|friction|effort)|notice (?:a|any) difference|more (?:engaging|usable|flexible|efficient|productive))\b/i;
 
 /** Most of a list's items (or a text's sentences) say how it should feel, with no figure to check. */
 export function untestable(text: string, items: readonly string[]): boolean {

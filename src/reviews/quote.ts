@@ -1,6 +1,6 @@
 import type { QuoteRubric, Service } from "../catalog/types.js";
 import { excerpt, judge, publicCriterion, score, type Assessment, type Judgement, type PublicCriterion } from "./assess.js";
-import { AMOUNT_PATTERN, findFact } from "./facts.js";
+import { AMOUNT_PATTERN, CURRENCY_SIGN, findFact } from "./facts.js";
 import { normalize } from "./formats.js";
 
 /**
@@ -46,6 +46,8 @@ interface Amount {
   line: string;
   /** The amount as written. */
   raw: string;
+  /** Where in its line it stands. */
+  at: number;
 }
 
 /** Amounts with the part of the text they stand in: a line, or a piece of one ("design EUR 6,000; build ..."). */
@@ -53,11 +55,11 @@ function amounts(text: string): Amount[] {
   const out: Amount[] = [];
   // A table row ("Design | EUR 2,900") is one line; "design €6,000 | build €9,000" is two. A full
   // stop ends a piece, but for an abbreviation's ("Total (excl. VAT) | £32,400").
-  const pieces = text.split(/\n|;\s*|,\s+(?=\D)|(?<!\b(?:excl|incl|approx|ca|no|nr|e\.g|i\.e|vs))\.\s+/i).flatMap((line) => ((line.match(AMOUNT_PATTERN) ?? []).length > 1 ? line.split(/\s[|·•]\s|\s+and\s+|(?<=\bin total)\s*\(/i) : [line]));
+  const pieces = text.split(/\n|;\s*|,\s+(?=\D)|(?<!\b(?:excl|incl|approx|ca|no|nr|e\.g|i\.e|vs))\.\s+/i).flatMap((line) => ((line.match(AMOUNT_PATTERN) ?? []).length > 1 ? line.split(/(?<=\S)\s[|·•]\s|(?<=\S)\s+and\s+|(?<=\bin total)\s*\(/i) : [line]));
   for (const line of pieces) {
     for (const m of line.matchAll(AMOUNT_PATTERN)) {
       const symbol = m[0].replace(/[\d.,' ]|(?<=\d\s?)[kKmM]\b/g, "").trim().toUpperCase();
-      out.push({ currency: CURRENCY[symbol] ?? symbol, value: parseAmount(m[1] ?? m[2] ?? "0"), line, raw: m[0] });
+      out.push({ currency: CURRENCY[symbol] ?? symbol, value: parseAmount(m[1] ?? m[2] ?? "0"), line, raw: m[0], at: m.index });
     }
   }
   return out;
@@ -81,6 +83,8 @@ function computations(text: string): { stated: number; computed: number; found: 
   return [...text.matchAll(COMPUTATION)].map((m) => ({ stated: valueOf(m.groups!.result!), computed: Number(m[1]!.replace(",", ".")) * valueOf(m.groups!.rate!), found: m[0] }));
 }
 
+/** A line's last amounts kept: what it costs is at its end, a total near it. */
+const MAX_PER_LINE = 16;
 const TOTAL = /\b(?:total|sum|grand total|in total|total price|total fee)\b/i;
 const NOT_AN_ITEM = /\b(?:total|subtotal|sub-total|vat|tax|btw|mwst|iva|gst|hst|mva|moms|tva|discount|not (?:to )?exceed|capped at|at most|maximum|per (?:day|hour|month|week|year)|a (?:day|month|year)|daily|hourly|monthly|rate|each|deposit|instal?ments?)\b|\/(?:day|h|hour|month)\b|%/i;
 
@@ -100,20 +104,21 @@ export function consistency(all: string, priceText: string, paymentText: string,
   // "Phase one is EUR 18,000, phase two EUR 16,500 ... for a total of EUR 48,000": a price found
   // in prose is one clause, or one row of a table; its items are in the paragraph or table around it.
   const found = amounts(priceText);
-  const lines = found.filter((a) => !NOT_AN_ITEM.test(a.line)).length < 2 || !found.some((a) => TOTAL.test(a.line)) ? amounts(priceBlock) : found;
+  const item = onceper((line) => !NOT_AN_ITEM.test(line));
+  const totalLine = onceper((line) => TOTAL.test(line));
+  const lines = found.filter((a) => item(a.line)).length < 2 || !found.some((a) => totalLine(a.line)) ? amounts(priceBlock) : found;
   // The total the items should add up to: a subtotal when there is one (VAT comes after it),
   // else a total that is not the amount including VAT.
   // On a line with other amounts ("boards at €2,600: total €52,000"), the total is the one after the word.
-  const totals = lines
-    .filter((a) => /\bsub-?total\b/i.test(a.line))
-    .concat(lines.filter((a) => TOTAL.test(a.line) && !/\bsub-?total\b|\bincl/i.test(a.line)))
-    .filter((a) => totalOf(lines, a.line) === a);
-  const seenLines = new Set<string>();
-  const items = lines.filter((a) => {
-    if (NOT_AN_ITEM.test(a.line) || seenLines.has(a.line)) return false;
-    seenLines.add(a.line);
-    return true;
-  }).map((a) => lastAmountOf(lines, a.line));
+  // Each line's amounts, gathered once: a line of thousands of amounts stays linear.
+  const byLine = new Map<string, Amount[]>();
+  for (const a of lines) byLine.set(a.line, [...(byLine.get(a.line) ?? []), a].slice(-MAX_PER_LINE));
+  const totals = [...byLine]
+    .filter(([line]) => /\bsub-?total\b/i.test(line))
+    .concat([...byLine].filter(([line]) => TOTAL.test(line) && !/\bsub-?total\b|\bincl/i.test(line)))
+    .map(([line, on]) => totalOf(on, line));
+  // "40 days × EUR 900 = EUR 36,000": the line's last amount is what it costs.
+  const items = [...byLine].filter(([line]) => !NOT_AN_ITEM.test(line)).map(([, on]) => on.at(-1)!);
   if (totals.length > 0 && items.length >= 2) {
     const sum = Math.round(items.reduce((s, a) => s + a.value, 0) * 100) / 100;
     const total = totals[0]!.value;
@@ -134,7 +139,8 @@ export function consistency(all: string, priceText: string, paymentText: string,
     });
   }
   // "Fixed fee of £72,000, payable in six equal monthly instalments of £11,000": a count times an amount.
-  for (const m of `${priceText}\n${paymentText}`.replace(/\s+/g, " ").matchAll(EQUAL_INSTALMENTS)) {
+  // The price and payment sections can hold the same sentence: each is read once.
+  for (const m of [...new Set(`${priceText}\n${paymentText}`.split("\n"))].join(" ").replace(/\s+/g, " ").matchAll(EQUAL_INSTALMENTS)) {
     const price = valueOf(m.groups!.price!);
     const count = COUNT[m.groups!.count!.toLowerCase()] ?? Number(m.groups!.count);
     const each = valueOf(m.groups!.each!);
@@ -144,7 +150,8 @@ export function consistency(all: string, priceText: string, paymentText: string,
   // Instalments stated as amounts ("EUR 15,120 on signing, ...") against the price they split.
   const total = totals[0]?.value ?? (stated.length === 1 ? stated[0]!.stated : undefined);
   // A share's row ("At launch | 30% | £8,720") is an instalment; a rate, a total or VAT is not.
-  const instalments = amounts(paymentText).filter((a) => !NOT_AN_INSTALMENT.test(a.line));
+  const instalment = onceper((line) => !NOT_AN_INSTALMENT.test(line));
+  const instalments = amounts(paymentText).filter((a) => instalment(a.line));
   // Checked with shares given too ("At launch | 30% | £8,720"): a share's amount can be wrong.
   if (total !== undefined && instalments.length >= 2) {
     const sum = Math.round(instalments.reduce((s, a) => s + a.value, 0) * 100) / 100;
@@ -176,24 +183,24 @@ const EQUAL_INSTALMENTS = new RegExp(
   "giu",
 );
 
-/** The amount a total line states: the first after the word "total", else its last. */
-function totalOf(lines: Amount[], line: string): Amount {
-  const on = lines.filter((a) => a.line === line);
-  // "€7,800 in total (design €1,800, ...)": the amount before "in total" is the total.
-  const before = on.find((a) => new RegExp(`${escape(a.raw)}\\s+in total\\b`, "i").test(line));
+/** A test of a line, run once per distinct line: a line can hold thousands of amounts. */
+function onceper(test: (line: string) => boolean): (line: string) => boolean {
+  const seen = new Map<string, boolean>();
+  return (line) => {
+    let result = seen.get(line);
+    if (result === undefined) seen.set(line, (result = test(line)));
+    return result;
+  };
+}
+
+/** The amount a total line states: the one before "in total", else the first after "total", else its last. */
+function totalOf(on: readonly Amount[], line: string): Amount {
+  // "€7,800 in total (design €1,800, ...)".
+  const before = on.find((a) => /^\s+in total\b/i.test(line.slice(a.at + a.raw.length, a.at + a.raw.length + 12)));
   if (before) return before;
   const at = line.search(/\b(?:sub-?)?total\b/i);
-  const after = at < 0 ? undefined : on.find((a) => line.indexOf(a.raw) > at);
+  const after = at < 0 ? undefined : on.find((a) => a.at > at);
   return after ?? on.at(-1)!;
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-/** "40 days × EUR 900 = EUR 36,000": the line's last amount is what it costs. */
-function lastAmountOf(lines: Amount[], line: string): Amount {
-  return lines.filter((a) => a.line === line).at(-1)!;
 }
 
 /**
@@ -224,18 +231,15 @@ const OPEN_ENDED =
 
 // What is left out, said anywhere: "Not included: ...", "out of scope", "excludes", "is not part of this offer".
 const BOUNDARY =
-  /\|\s*(?:out|not included|excluded|out of scope)\s*\||\b(?:boundar(?:y|ies)|not (?:included|in scope|part of|covered|in this|within)|out of (?:the )?scope|outside (?:the |this |of )?(?:scope|engagement|offer|project|quote|proposal)|exclu(?:ded|des|ding|sions?)|(?:does|do|will|shall|is|are) not (?:include|cover|contain|be part)|(?:isn't|aren't|is not|are not) (?:part of|included|covered)|(?:anything|everything|whatever) (?:beyond|outside|else)|(?:we|this offer|this quote|the project) (?:will not|won't|does not|doesn't) (?:touch|cover|include|build|migrate|do)|limited to|beyond (?:the |this )?scope|(?:quoted|priced|billed|charged) separately|separate (?:offer|quote|agreement|contract)|not (?:part of )?this (?:mvp|phase|offer|quote|project))\b/i;
+  /\|\s*(?:out|not included|excluded|out of scope)\s*\||\b(?:boundar(?:y|ies)|not (?:included|in scope|part of|covered|in this|within)|out of (?:the )?scope|outside (?:the |this |of )?(?:scope|engagement|offer|project|quote|proposal)|(?:excluded|excludes|exclusions?)(?!\s+(?:vat|tax|iva|gst|mwst))|(?:does|do|will|shall|is|are) not (?:include|cover|contain|be part)|(?:isn't|aren't|is not|are not) (?:part of|included|covered)|(?:anything|everything|whatever) (?:beyond|outside|else)|(?:we|this offer|this quote|the project) (?:will not|won't|does not|doesn't) (?:touch|cover|include|build|migrate|do)|beyond (?:the |this )?scope|(?:quoted|priced|billed|charged) separately|separate (?:offer|quote|agreement|contract)|not (?:part of )?this (?:mvp|phase|offer|quote|project))\b/i;
 
 // "between DKK 780,000 and DKK 940,000", "EUR 20–30k", "from $9k to $12k": a range is not a price to sign.
-const PRICE_RANGE = new RegExp(`\\bbetween\\s+(?:${AMOUNT})\\s+and\\s+(?:${AMOUNT})|\\bfrom\\s+(?:${AMOUNT})\\s+to\\s+(?:${AMOUNT})|(?:${AMOUNT})\\s?(?:–|-|to)\\s?(?:${AMOUNT})|(?:€|\\$|£|\\b[A-Z]{3}\\b)\\s?\\d+(?:[.,]\\d+)?\\s?[kK]?\\s?[–-]\\s?\\d+(?:[.,]\\d+)?\\s?[kK]\\b`, "iu");
+const PRICE_RANGE = new RegExp(`\\bbetween\\s+(?:${AMOUNT})\\s+and\\s+(?:${AMOUNT})|\\bfrom\\s+(?:${AMOUNT})\\s+to\\s+(?:${AMOUNT})|(?:${AMOUNT})\\s?(?:–|-|to)\\s?(?:${AMOUNT})|${CURRENCY_SIGN}\\s?\\d+(?:[.,]\\d+)?\\s?[kK]?\\s?[–-]\\s?\\d+(?:[.,]\\d+)?\\s?[kK]\\b`, "iu");
 
 /** A price given as a range leaves the one number to sign open: it counts as vague. */
 function ranged(found: Judgement, priceId: string | undefined): Judgement {
-  if (priceId === undefined) return found;
-  const range = PRICE_RANGE.exec(found.textOf(priceId));
-  if (!range) return found;
-  const criteria = found.criteria.map((c) => (c.id === priceId && c.status === "met" ? { ...c, status: "partial" as const, points: c.weight / 2, evidence: excerpt(`a range, not a price ("${range[0]}"): ${c.evidence}`) } : c));
-  return { ...found, criteria };
+  const range = priceId === undefined ? null : PRICE_RANGE.exec(found.textOf(priceId));
+  return range ? tooVague(found, priceId!, `a range, not a price ("${range[0]}")`) : found;
 }
 
 /**
@@ -246,8 +250,12 @@ function bounded(found: Judgement, scopeId: string | undefined, text: string): J
   if (scopeId === undefined) return found;
   const open = OPEN_ENDED.exec(found.textOf(scopeId));
   const why = open ? `open-ended ("${open[0]}")` : BOUNDARY.test(text.replace(/\s+/g, " ")) ? undefined : "no exclusions or boundary stated";
-  if (why === undefined) return found;
-  const criteria = found.criteria.map((c) => (c.id === scopeId && c.status === "met" ? { ...c, status: "partial" as const, points: c.weight / 2, evidence: excerpt(`${why}: ${c.evidence}`) } : c));
+  return why === undefined ? found : tooVague(found, scopeId, why);
+}
+
+/** A criterion met in name, counted as vague, with the reason in front of its evidence. */
+function tooVague(found: Judgement, id: string, why: string): Judgement {
+  const criteria = found.criteria.map((c) => (c.id === id && c.status === "met" ? { ...c, status: "partial" as const, points: c.weight / 2, evidence: excerpt(`${why}: ${c.evidence}`) } : c));
   return { ...found, criteria };
 }
 

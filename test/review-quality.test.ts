@@ -96,7 +96,7 @@ describe("review verdicts do not depend on where lines are broken", () => {
 // Measured levels (see the README), not the targets (90% overall, no type or format below 80%,
 // every attack below 4).
 const TICKET_FLOOR = 0.855;
-const TICKET_TYPE_FLOOR = 0.79;
+const TICKET_TYPE_FLOOR = 0.8;
 const QUOTE_FLOOR = 0.72;
 const ATTACKS_AT_4_OR_MORE = 2;
 const ATTACKS_PASSED = 1;

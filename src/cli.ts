@@ -168,6 +168,8 @@ function evaluationCommand(name: string, description: string, fixtures: string, 
     .addOption(new Option("--split <split>", "which part of the sets: dev (tuned on), test (never tuned on) or all").choices(["dev", "test", "all"]).default("test"))
     .option("--content <dir>", "content folder whose rubrics and catalog are used", process.env.FRONTDESK_CONTENT ?? "content")
     .option("--fixtures <dir>", `folder of the labelled sets (${fixtures})`, "test/fixtures")
+    // A test part is read for its figures; its items are not to be tuned on, so they need not be seen.
+    .option("--no-items", "print the figures alone, without the items missed (ids, texts, what decided them)")
     .action(async (opts: EvaluationOptions) => {
       try {
         console.log(await evaluate(opts));
@@ -177,11 +179,11 @@ function evaluationCommand(name: string, description: string, fixtures: string, 
       }
     });
 }
-type EvaluationOptions = { split: "dev" | "test" | "all"; content: string; fixtures: string };
+type EvaluationOptions = { split: "dev" | "test" | "all"; content: string; fixtures: string; items: boolean };
 
 evaluationCommand("reviews", "agreement of the ticket and quote reviews with the labelled sets: per set, per type and format, and every disagreement", "tickets*.yaml, quotes*.yaml", async (opts) => {
   const { evaluateReviews, reviewReport } = await import("./eval/reviews.js");
-  return reviewReport(await evaluateReviews(opts), opts.split);
+  return reviewReport(await evaluateReviews(opts), opts.split, opts.items);
 });
 
 evaluationCommand("recommend", "hit@3 and MRR of GET /recommend on the labelled problems, per part (dev, test) and style, and every problem missed", "recommend*.yaml", async (opts) => {

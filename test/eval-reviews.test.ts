@@ -37,6 +37,14 @@ afterAll(async () => {
 });
 
 describe("frontdesk eval reviews", () => {
+  it("prints the figures alone when asked, so a test part can be read without seeing its items", async () => {
+    const report = reviewReport(await evaluateReviews({ content: SAMPLE_CONTENT, fixtures: dir, split: "test" }), "test", false);
+    expect(report).toContain("all: 66.7% agreement (2 of 3)");
+    expect(report).toContain("disagreements: 1");
+    expect(report).not.toContain("mislabelled");
+  });
+
+
   it("prints agreement per set, a confusion matrix per type and per format, adversarial ratings and each disagreement with the criteria that decided it", async () => {
     const report = reviewReport(await evaluateReviews({ content: SAMPLE_CONTENT, fixtures: dir, split: "test" }), "test");
     expect(report).toContain("## Ticket reviews (split: test)");

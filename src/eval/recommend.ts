@@ -79,19 +79,19 @@ export function breakdown(cases: readonly RecommendCase[], rank: (q: string) => 
     .filter(({ scores }) => scores.cases > 0);
 }
 
-export function formatReport(cases: readonly RecommendCase[], rank: (q: string) => string[], split: SplitChoice): string {
+export function formatReport(cases: readonly RecommendCase[], rank: (q: string) => string[], split: SplitChoice, items = true): string {
   const lines = ["| part | problems | hit@3 | MRR |", "|---|---|---|---|"];
   for (const { group, scores } of breakdown(cases, rank)) {
     lines.push(`| ${group} | ${scores.cases} | ${scores.hitAt3.toFixed(3)} | ${scores.mrr.toFixed(3)} |`);
   }
   const { misses } = score(inSplit(cases, split), rank);
   lines.push("", `Missed at 3 (${split === "all" ? "every part" : `${split} part`}): ${misses.length}`);
-  for (const m of misses) lines.push(`- [${m.case.split}, ${m.case.style}] "${m.case.q}"`, `  want ${m.case.accept.join(" or ")}; got ${m.got.join(", ") || "nothing"}`);
+  for (const m of items ? misses : []) lines.push(`- [${m.case.split}, ${m.case.style}] "${m.case.q}"`, `  want ${m.case.accept.join(" or ")}; got ${m.got.join(", ") || "nothing"}`);
   return lines.join("\n");
 }
 
 /** `frontdesk eval recommend`: the content's catalog, built aside, asked every labelled problem. */
-export async function evaluateRecommend(options: { content: string; fixtures: string; split: SplitChoice }): Promise<string> {
+export async function evaluateRecommend(options: { content: string; fixtures: string; split: SplitChoice; items?: boolean }): Promise<string> {
   const { buildCatalog } = await import("../../build/pipeline.js");
   const work = await mkdtemp(join(tmpdir(), "frontdesk-eval-"));
   try {
@@ -99,7 +99,7 @@ export async function evaluateRecommend(options: { content: string; fixtures: st
     if (!built.published) throw new Error(`the content in ${options.content} has ${built.errors} errors: run "frontdesk validate"`);
     const catalog = new ServedCatalog(await readCatalog(built.published), "http://eval");
     const cases = await loadRecommendCases(await recommendFixtures(options.fixtures));
-    return formatReport(cases, (q) => catalog.recommend(q, 10).map((r) => r.id), options.split);
+    return formatReport(cases, (q) => catalog.recommend(q, 10).map((r) => r.id), options.split, options.items ?? true);
   } finally {
     await rm(work, { recursive: true, force: true });
   }

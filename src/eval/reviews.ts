@@ -77,7 +77,7 @@ export async function evaluateReviews(options: { content: string; fixtures: stri
   ];
 }
 
-export function reviewReport(reports: readonly ReviewSetReport[], split: SplitChoice): string {
+export function reviewReport(reports: readonly ReviewSetReport[], split: SplitChoice, items = true): string {
   const out: string[] = [];
   for (const r of reports) {
     const verdicts = r.verdicts;
@@ -87,10 +87,10 @@ export function reviewReport(reports: readonly ReviewSetReport[], split: SplitCh
     for (const g of r.groups) out.push(matrixTable(g.title, groupBy(verdicts, g.key)), "");
     const adversarial = verdicts.filter((v) => v.item.adversarial);
     const high = adversarial.filter((v) => v.score >= ADVERSARIAL_BELOW);
-    out.push(`adversarial items: ${adversarial.length}, rated ${ADVERSARIAL_BELOW} or more: ${high.length}${high.map((v) => `\n  ${v.item.id} (${v.item.adversarial}): ${v.score}`).join("")}`, "");
+    out.push(`adversarial items: ${adversarial.length}, rated ${ADVERSARIAL_BELOW} or more: ${high.length}${items ? high.map((v) => `\n  ${v.item.id} (${v.item.adversarial}): ${v.score}`).join("") : ""}`, "");
     const wrong = verdicts.filter((v) => v.deciding.length > 0);
     out.push(`disagreements: ${wrong.length}`);
-    for (const v of wrong) {
+    for (const v of items ? wrong : []) {
       const what = [v.item.type, v.item.format].filter(Boolean).join(", ");
       out.push(`- ${v.item.set} ${v.item.id} (${what}; ${v.item.split}): expected ${v.item.expected}, got ${v.passed ? "pass" : "fail"} at ${v.score}`);
       for (const d of v.deciding) out.push(`    ${d}`);

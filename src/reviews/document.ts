@@ -1,4 +1,5 @@
 import { Lexer, type Token, type Tokens } from "marked";
+import { CURRENCIES } from "./facts.js";
 import { prepare } from "./formats.js";
 import { hollowLine } from "./quality.js";
 
@@ -45,13 +46,11 @@ const TITLE = /^(?!(?:We|I|You|Our|Your|This|These|It|They|He|She|There|Please)\
 /** A short label after a sentence's end on the same line: ". Why: ...". */
 // Chat writes them in lower case, or with '=' ("... export). done = new password in vault").
 const RUN_ON_LABEL = /(?<=[.!?)]\s{1,4})(\p{L}[\p{L} '’]{1,30}?)(?::|\s=)\s/gu;
-const CURRENCY_CODES = "€|\\$|£|₹|¥|EUR|USD|GBP|CHF|AUD|CAD|SEK|NOK|DKK|PLN|INR|JPY|CNY|SGD|HKD|NZD|ZAR|BRL|MXN|CZK|HUF|RON";
-const CURRENCY_HEADER = new RegExp(`(?:^|[^\\p{L}])(${CURRENCY_CODES})(?:[^\\p{L}]|$)`, "u");
+const CURRENCY_HEADER = new RegExp(`(?:^|[^\\p{L}])(${CURRENCIES})(?:[^\\p{L}]|$)`, "u");
 /** A value that is only a figure, perhaps with its currency: "3,600", "EUR 4,500", "€ 1.200,-". */
-const FIGURE_ONLY = new RegExp(`^(?:${CURRENCY_CODES})?\\s?\\d[\\d.,' ]*(?:-|\\s?(?:${CURRENCY_CODES}))?$`, "u");
-/** A currency named in a section's label: "fees (gbp, fixed)", "price in eur". */
-// Named in brackets, after a comma or "in" ("fees (gbp, fixed)", "price in eur"), not "notes from ron".
-const LABEL_CURRENCY = /(?:\(\s*|,\s*|\bin\s+)(€|\$|£|₹|¥|eur|usd|gbp|chf|aud|cad|sek|nok|dkk|pln|inr|jpy|cny|sgd|hkd|nzd|zar|brl|mxn|czk|huf|ron)(?:[^\p{L}]|$)/iu;
+const FIGURE_ONLY = new RegExp(`^(?:${CURRENCIES})?\\s?\\d[\\d.,' ]*(?:-|\\s?(?:${CURRENCIES}))?$`, "u");
+/** A currency named in a section's label, in brackets, after a comma or "in" ("fees (gbp, fixed)", "price in eur"), not "notes from ron". */
+const LABEL_CURRENCY = new RegExp(`(?:\\(\\s*|,\\s*|\\bin\\s+)(${CURRENCIES})(?:[^\\p{L}]|$)`, "iu");
 /** A figure that ends a line, written as money is ("12,000", "2.750,00", "19750"), not "Phase 2". */
 const TRAILING_FIGURE = /(?<![\d.,'])(?<!\d )(?!(?:19|20)\d\d\s*$)(\d{1,3}(?:[.,' ]\d{3})+(?:[.,]\d{2})?|\d{3,}(?:[.,]\d{2})?)\s*$/;
 const BARE_NUMBER = /^([*_]{0,2})\s*(\d[\d.,' ]*)\s*([*_]{0,2})$/;

@@ -8,7 +8,11 @@ import type { Evidence } from "../catalog/types.js";
  * anchored on a word or bounded in length, so a detector is linear in its input.
  */
 const MONTH = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?";
-export const CURRENCY_SIGN = "(?:€|\\$|£|₹|¥|\\b(?:EUR|USD|GBP|CHF|AUD|CAD|SEK|NOK|DKK|PLN|INR|JPY|CNY|SGD|HKD|NZD|ZAR|BRL|MXN|CZK|HUF|RON)\\b|\\beuros?\\b|\\bdollars?\\b|\\bpounds?\\b)";
+const CURRENCY_SYMBOLS = "€|\\$|£|₹|¥";
+const CURRENCY_ISO = "EUR|USD|GBP|CHF|AUD|CAD|SEK|NOK|DKK|PLN|INR|JPY|CNY|SGD|HKD|NZD|ZAR|BRL|MXN|CZK|HUF|RON";
+/** Every currency a review knows, as symbols and ISO codes, for other patterns to build on. */
+export const CURRENCIES = `${CURRENCY_SYMBOLS}|${CURRENCY_ISO}`;
+export const CURRENCY_SIGN = `(?:${CURRENCY_SYMBOLS}|\\b(?:${CURRENCY_ISO})\\b|\\beuros?\\b|\\bdollars?\\b|\\bpounds?\\b)`;
 // Bounded: "1 1 1 1 ..." must not make every start scan to the end of the text.
 const NUMBER = "\\d[\\d.,' ]{0,24}\\d(?:\\s?[kKmM]\\b)?|\\d(?:\\s?[kKmM]\\b)?";
 export const AMOUNT_PATTERN = new RegExp(`${CURRENCY_SIGN}\\s?(${NUMBER})|(${NUMBER})\\s?${CURRENCY_SIGN}`, "gi");

@@ -83,8 +83,6 @@ function computations(text: string): { stated: number; computed: number; found: 
   return [...text.matchAll(COMPUTATION)].map((m) => ({ stated: valueOf(m.groups!.result!), computed: Number(m[1]!.replace(",", ".")) * valueOf(m.groups!.rate!), found: m[0] }));
 }
 
-/** A line's last amounts kept: what it costs is at its end, a total near it. */
-const MAX_PER_LINE = 16;
 const TOTAL = /\b(?:total|sum|grand total|in total|total price|total fee)\b/i;
 const NOT_AN_ITEM = /\b(?:total|subtotal|sub-total|vat|tax|btw|mwst|iva|gst|hst|mva|moms|tva|discount|not (?:to )?exceed|capped at|at most|maximum|per (?:day|hour|month|week|year)|a (?:day|month|year)|daily|hourly|monthly|rate|each|deposit|instal?ments?)\b|\/(?:day|h|hour|month)\b|%/i;
 
@@ -112,13 +110,17 @@ export function consistency(all: string, priceText: string, paymentText: string,
   // On a line with other amounts ("boards at €2,600: total €52,000"), the total is the one after the word.
   // Each line's amounts, gathered once: a line of thousands of amounts stays linear.
   const byLine = new Map<string, Amount[]>();
-  for (const a of lines) byLine.set(a.line, [...(byLine.get(a.line) ?? []), a].slice(-MAX_PER_LINE));
+  for (const a of lines) {
+    const on = byLine.get(a.line);
+    if (on) on.push(a);
+    else byLine.set(a.line, [a]);
+  }
   const totals = [...byLine]
     .filter(([line]) => /\bsub-?total\b/i.test(line))
-    .concat([...byLine].filter(([line]) => TOTAL.test(line) && !/\bsub-?total\b|\bincl/i.test(line)))
+    .concat([...byLine].filter(([line]) => totalLine(line) && !/\bsub-?total\b|\bincl/i.test(line)))
     .map(([line, on]) => totalOf(on, line));
   // "40 days × EUR 900 = EUR 36,000": the line's last amount is what it costs.
-  const items = [...byLine].filter(([line]) => !NOT_AN_ITEM.test(line)).map(([, on]) => on.at(-1)!);
+  const items = [...byLine].filter(([line]) => item(line)).map(([, on]) => on.at(-1)!);
   if (totals.length > 0 && items.length >= 2) {
     const sum = Math.round(items.reduce((s, a) => s + a.value, 0) * 100) / 100;
     const total = totals[0]!.value;
@@ -163,7 +165,7 @@ export function consistency(all: string, priceText: string, paymentText: string,
     });
   }
   // "20% after each of the three sprints" is three instalments of 20%.
-  const shares = [...paymentText.matchAll(/\b(\d{1,3}(?:[.,]\d+)?)\s?(?:%|percent\b)(?:[^%\n;]{0,30}?\beach of (?:the |our |your )?(\d|two|three|four|five|six)\b)?/gi)].map(
+  const shares = [...paymentText.matchAll(SHARES)].map(
     (m) => Number(m[1]!.replace(",", ".")) * (m[2] === undefined ? 1 : (COUNT[m[2].toLowerCase()] ?? Number(m[2]))),
   );
   if (shares.length >= 2) {
@@ -178,8 +180,11 @@ export function consistency(all: string, priceText: string, paymentText: string,
 }
 
 const COUNT: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12 };
+const COUNT_WORDS = Object.keys(COUNT).join("|");
+/** "30%", and "20% after each of the three sprints": a share, times how many times it is paid. */
+const SHARES = new RegExp(`\\b(\\d{1,3}(?:[.,]\\d+)?)\\s?(?:%|percent\\b)(?:[^%\\n;]{0,30}?\\beach of (?:the |our |your )?(\\d|${COUNT_WORDS})\\b)?`, "gi");
 const EQUAL_INSTALMENTS = new RegExp(
-  `\\b(?:fee|price|total|cost|sum|budget)\\b[^.;\\d]{0,30}?(?<price>${AMOUNT})[^.;]{0,80}?\\b(?<count>\\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) (?:equal )?(?:monthly |quarterly |annual |yearly )?(?:instal?ments|payments|invoices|parts) of (?<each>${AMOUNT})`,
+  `\\b(?:fee|price|total|cost|sum|budget)\\b[^.;\\d]{0,30}?(?<price>${AMOUNT})[^.;]{0,80}?\\b(?<count>\\d{1,2}|${COUNT_WORDS}) (?:equal )?(?:monthly |quarterly |annual |yearly )?(?:instal?ments|payments|invoices|parts) of (?<each>${AMOUNT})`,
   "giu",
 );
 
@@ -208,7 +213,7 @@ function totalOf(on: readonly Amount[], line: string): Amount {
  * the other scored terms met (a term mentioned in passing does not count). A quote without a
  * single amount, date or duration has nothing concrete to sign, however well it is laid out.
  */
-function passRule(result: Assessment, rubric: QuoteRubric, text: string): Assessment {
+function passRule(result: Assessment, rubric: QuoteRubric, text: string /* normalized */): Assessment {
   const caps: [number, string][] = [];
   const required = new Set(rubric.criteria.filter((c) => c.required).map((c) => c.id));
   const others = result.criteria.filter((c) => !required.has(c.id) && c.weight > 0);
@@ -216,7 +221,7 @@ function passRule(result: Assessment, rubric: QuoteRubric, text: string): Assess
   if (rubric.minOptional !== undefined && met < rubric.minOptional) {
     caps.push([rubric.requiredCap ?? rubric.threshold - 0.5, `only ${met} of the ${others.length} other terms are stated, fewer than ${rubric.minOptional}`]);
   }
-  const figures = findFact({ text: normalize(text), items: [], ordered: false, code: false, opening: false }, ["amount", "date", "duration"]);
+  const figures = findFact({ text, items: [], ordered: false, code: false, opening: false }, ["amount", "date", "duration"]);
   if (figures === undefined) caps.push([rubric.hollowCap ?? rubric.shortTextCap, "the quote states no amount, date or duration at all"]);
   if (caps.length === 0) return result;
   if (result.cappedAt !== undefined) caps.push([result.cappedAt, result.capReason!]);
@@ -262,12 +267,14 @@ function tooVague(found: Judgement, id: string, why: string): Judgement {
 export function reviewQuote(quoteText: string, rubric: QuoteRubric, services: ReadonlyMap<string, Service>, serviceUrl: (id: string) => string): QuoteReview {
   const scopeId = rubric.criteria.find((c) => /scope/.test(c.id))?.id;
   const priceId = rubric.criteria.find((c) => /price|cost|fee/.test(c.id))?.id;
-  const found = ranged(bounded(judge(quoteText, rubric.criteria, { splitClauses: true }), scopeId, normalize(quoteText)), priceId);
+  // The pasted text cleaned once, for the checks that read it whole.
+  const text = normalize(quoteText);
+  const found = ranged(bounded(judge(quoteText, rubric.criteria, { splitClauses: true }), scopeId, text), priceId);
   const paymentId = rubric.criteria.find((c) => /payment/.test(c.id))?.id;
-  const checks = consistency(normalize(quoteText), priceId ? found.textOf(priceId) : "", paymentId ? found.textOf(paymentId) : "", priceId ? found.blockOf(priceId) : "");
+  const checks = consistency(text, priceId ? found.textOf(priceId) : "", paymentId ? found.textOf(paymentId) : "", priceId ? found.blockOf(priceId) : "");
   // Numbers that do not add up make the price (or the payment terms) unreliable: it cannot be signed.
   const contradicted = checks.filter((c) => !c.ok).map((c) => (c.check === "payment-shares" || c.check === "payment-amounts" ? paymentId : priceId)).filter((id): id is string => id !== undefined);
-  const result = passRule(score(found, rubric, contradicted), rubric, quoteText);
+  const result = passRule(score(found, rubric, contradicted), rubric, text);
   const byId = new Map(rubric.criteria.map((c) => [c.id, c]));
   const lacking = result.criteria.filter((c) => c.status !== "met");
   const related = [...new Set(lacking.flatMap((c) => byId.get(c.id)!.services))].flatMap((id) => {

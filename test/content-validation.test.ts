@@ -126,6 +126,13 @@ describe("content validation", () => {
     expect(lines).toEqual(["content/rubrics/quote.yaml:5:3 criteria: the weights add up to 9; they must add up to 10 so the score is out of 10"]);
   });
 
+  it("reports a 'testable' that is not true or false", async () => {
+    const rubric = await readFile(join(MINIMAL_CONTENT, "rubrics/quote.yaml"), "utf8");
+    const lines = await report({ "rubrics/quote.yaml": rubric.replace("evidence: [amount]", "evidence: [amount]\n    testable: yes please") });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^content\/rubrics\/quote\.yaml:17:\d+ .*testable.*(true|false|boolean)/);
+  });
+
   it("reports an 'alongside' fact a criterion does not look for", async () => {
     const rubric = await readFile(join(MINIMAL_CONTENT, "rubrics/quote.yaml"), "utf8");
     const lines = await report({ "rubrics/quote.yaml": rubric.replace("evidence: [amount]", "evidence: [amount]\n    alongside: [date]") });

@@ -76,4 +76,8 @@ describe("frontdesk eval reviews", () => {
     await expect(loadLabelled(dir, "tickets")).rejects.toThrow('id "good-bug" is used twice');
     await rm(join(dir, "tickets-y.yaml"));
   });
+
+  it("says which folder is missing and what to give instead", async () => {
+    await expect(loadLabelled(join(dir, "nowhere"), "tickets")).rejects.toThrow(`${join(dir, "nowhere")} is not a folder: give --fixtures the folder that holds the tickets*.yaml sets`);
+  });
 });

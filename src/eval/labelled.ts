@@ -27,7 +27,11 @@ const EXPECTED = ["pass", "fail"];
 
 /** Every `<prefix>*.yaml` of a folder, checked item by item; a bad item names its file, id and field. */
 export async function loadLabelled(dir: string, prefix: string): Promise<LabelledItem[]> {
-  const names = (await readdir(dir)).filter((n) => n.startsWith(prefix) && /\.ya?ml$/.test(n)).sort();
+  const files = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT" || error.code === "ENOTDIR") throw new Error(`${dir} is not a folder: give --fixtures the folder that holds the ${prefix}*.yaml sets`);
+    throw error;
+  });
+  const names = files.filter((n) => n.startsWith(prefix) && /\.ya?ml$/.test(n)).sort();
   const items: LabelledItem[] = [];
   for (const name of names) {
     const parsed: unknown = YAML.parse(await readFile(join(dir, name), "utf8"));

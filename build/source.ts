@@ -95,17 +95,33 @@ export class SourceCache {
     this.entries.delete(resolve(path));
   }
 
-  /** The file at `path`, read by `read` unless it is unchanged since the last call. */
-  load(path: string, read: (text: string, diagnostics: Diagnostic[]) => SourceFile | undefined): { file?: SourceFile; diagnostics: Diagnostic[] } {
+  /**
+   * The file at `path`, read by `read` unless it is unchanged since the last call; undefined when
+   * it was deleted after the folder was listed (a `git checkout` replaces files while `frontdesk
+   * dev` builds: the build sees the tree without it, and the watcher's next event builds again).
+   * A file that cannot be read for another reason is an error at the file, not a crash.
+   */
+  load(path: string, label: string, read: (text: string, diagnostics: Diagnostic[]) => SourceFile | undefined): { file?: SourceFile; diagnostics: Diagnostic[] } | undefined {
     const key = resolve(path);
-    const stats = statSync(key);
-    const stamp = `${stats.size}:${stats.mtimeMs}:${stats.ino}`;
-    const known = this.entries.get(key);
-    if (known?.stamp === stamp) return known;
+    let stamp: string;
+    let text: string;
+    try {
+      const stats = statSync(key);
+      stamp = `${stats.size}:${stats.mtimeMs}:${stats.ino}`;
+      const known = this.entries.get(key);
+      if (known?.stamp === stamp) return known;
+      // Synchronous on purpose: for thousands of small files it is several times faster than
+      // fs/promises, and the build is a batch job with nothing else to do meanwhile.
+      text = readFileSync(key, "utf8");
+    } catch (error) {
+      this.entries.delete(key);
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") return undefined;
+      const reason = error instanceof Error ? error.message.replace(/,.*$/, "") : String(error);
+      return { diagnostics: [{ file: label, line: 1, column: 1, severity: "error", message: `cannot read this file (${reason}): check that it is a file you can read` }] };
+    }
     const diagnostics: Diagnostic[] = [];
-    // Synchronous on purpose: for thousands of small files it is several times faster than
-    // fs/promises, and the build is a batch job with nothing else to do meanwhile.
-    const file = read(readFileSync(key, "utf8"), diagnostics);
+    const file = read(text, diagnostics);
     const entry = { stamp, ...(file ? { file } : {}), diagnostics };
     this.entries.set(key, entry);
     return entry;
@@ -154,6 +170,7 @@ export async function loadContent(root: string, label = root, cache = new Source
   const at = (rel: string) => posix.join(label.replace(/\\/g, "/").replace(/\/$/, ""), rel);
 
   const present = await listFiles(root);
+  const vanished = new Set<string>();
   present.forEach((rel) => {
     const file = at(rel);
     const kind = kindOf(rel);
@@ -175,18 +192,23 @@ export async function loadContent(root: string, label = root, cache = new Source
       });
       return;
     }
-    ids.push({ kind, id });
-    const loaded = cache.load(join(root, rel), (text, found) => {
+    const loaded = cache.load(join(root, rel), file, (text, found) => {
       const parsed = rel.endsWith(".md") ? parseFrontMatter(text, file, found) : parseYaml(text, file, found);
       return parsed && { kind, id, file, ...parsed };
     });
+    if (!loaded) {
+      vanished.add(rel);
+      return;
+    }
+    ids.push({ kind, id });
     diagnostics.push(...loaded.diagnostics);
     if (loaded.file) files.push(loaded.file);
   });
-  cache.retain(present.map((rel) => join(root, rel)));
+  const kept = present.filter((rel) => !vanished.has(rel));
+  cache.retain(kept.map((rel) => join(root, rel)));
 
   for (const layout of LAYOUT) {
-    if (layout.file && !present.includes(layout.file)) {
+    if (layout.file && !kept.includes(layout.file)) {
       diagnostics.push({
         file: at(layout.file), line: 1, column: 1, severity: "error",
         message: `required file is missing: create ${layout.file}`,

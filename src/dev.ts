@@ -42,9 +42,13 @@ export async function dev(config: Config, content: string): Promise<void> {
     const schedule = () => {
       clearTimeout(timer);
       timer = setTimeout(() => {
-        running = running.then(async () => {
-          if (await rebuild(content, config.catalogDir, cache)) await catalog.reload({ info: log, error: print });
-        });
+        // A build that throws (not one with errors in the content, which rebuild reports) must
+        // not end the server or the chain of later builds: it is printed, the last good catalog stays.
+        running = running
+          .then(async () => {
+            if (await rebuild(content, config.catalogDir, cache)) await catalog.reload({ info: log, error: print });
+          })
+          .catch((error: unknown) => print(`rebuild failed, still serving the last good catalog: ${error instanceof Error ? error.message : String(error)}`));
       }, SETTLE_MS);
     };
     fsWatcher.on("all", (_event, path) => {

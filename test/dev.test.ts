@@ -1,7 +1,7 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
@@ -32,8 +32,9 @@ afterEach(() => {
 
 async function startDev(content: string) {
   const port = await freePort();
+  const catalog = join(await tempDir(), "catalog");
   child = spawn(process.execPath, ["--import", TSX, join(ROOT, "src/cli.ts"), "dev", "--content", content], {
-    env: { ...process.env, PORT: String(port), FRONTDESK_CATALOG: join(await tempDir(), "catalog"), FRONTDESK_DATA: join(await tempDir(), "d.json"), LOG_LEVEL: "warn" },
+    env: { ...process.env, PORT: String(port), FRONTDESK_CATALOG: catalog, FRONTDESK_DATA: join(await tempDir(), "d.json"), LOG_LEVEL: "warn" },
     stdio: ["ignore", "ignore", "pipe"],
   });
   const output = { text: "" };
@@ -52,7 +53,7 @@ async function startDev(content: string) {
     expect(await check(), `${what}\n${output.text}`).toBe(true);
   };
   await until("first build served and the watcher ready", async () => output.text.includes("watching") && (await service("web-apps")) !== undefined);
-  return { service, until, output };
+  return { service, until, output, catalog, pid: child.pid! };
 }
 
 const priced = (text: string, from: number) => text.replace(/from: \d+/, `from: ${from}`);
@@ -107,6 +108,23 @@ describe("frontdesk dev", () => {
       await title(expected);
     }
   }, 120_000);
+
+  it("keeps serving, and builds again on the next save, when publishing a catalog fails", async () => {
+    const content = await contentTree();
+    const { service, until, output, catalog, pid } = await startDev(content);
+    // A folder where publishing puts its new link: the catalog cannot be put in place (as a
+    // full disk or a folder made read-only would), so the rebuild throws.
+    const blocker = join(dirname(catalog), `.catalog-link-${pid}`);
+    await mkdir(join(blocker, "in-the-way"), { recursive: true });
+    const file = join(content, "services/web-apps.md");
+    const original = await readFile(file, "utf8");
+    await writeFile(file, priced(original, 4200));
+    await until("the failure printed", async () => output.text.includes("rebuild failed"));
+    expect((await service("web-apps"))?.pricing.from).not.toBe(4200);
+    await rm(blocker, { recursive: true });
+    await writeFile(file, priced(original, 4300));
+    await until("the next save served", async () => (await service("web-apps"))?.pricing.from === 4300);
+  }, 60_000);
 
   it("keeps the last good catalog when an edit breaks the build, and says where", async () => {
     const content = await contentTree();

@@ -1,6 +1,7 @@
-import { readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { unlinkSync } from "node:fs";
+import { mkdir, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { describe, expect, it, vi } from "vitest";
 import { buildCatalog, checkContent } from "../build/pipeline.js";
 import { loadContent, SourceCache } from "../build/source.js";
 import { contentTree, tempDir } from "./helpers/content.js";
@@ -10,6 +11,17 @@ async function catalogFiles(dir: string): Promise<Record<string, string>> {
   for (const name of (await readdir(dir)).sort()) out[name] = await readFile(join(dir, name), "utf8");
   return out;
 }
+
+/** A path to delete just before the build looks at it: a `git checkout` racing a rebuild. */
+const race = vi.hoisted(() => ({ deleteBeforeStat: undefined as string | undefined }));
+vi.mock("node:fs", async (original) => {
+  const fs = await original<typeof import("node:fs")>();
+  const statSync = ((path: string, ...rest: unknown[]) => {
+    if (path === race.deleteBeforeStat) unlinkSync(path);
+    return (fs.statSync as (...args: unknown[]) => unknown)(path, ...rest);
+  }) as typeof fs.statSync;
+  return { ...fs, default: { ...fs, statSync }, statSync };
+});
 
 /** What `frontdesk dev` keeps between rebuilds must never hide an edit. */
 describe("SourceCache", () => {
@@ -64,6 +76,33 @@ describe("SourceCache", () => {
     await writeFile(join(dir, "faq/new-question.md"), "---\nquestion: Is this new?\ncategory: general\n---\nYes.\n");
     await derive();
     expect(builds).toEqual(["faq", "faq"]);
+  });
+
+  it("builds the tree without a file deleted after its folder was listed, and reads it when it is back", async () => {
+    const dir = await contentTree();
+    const cache = new SourceCache();
+    await loadContent(dir, "content", cache);
+    const service = join(dir, "services/web-apps.md");
+    const text = await readFile(service, "utf8");
+    cache.forget(service);
+    race.deleteBeforeStat = resolve(service);
+    const during = await checkContent(dir, "content", cache).finally(() => (race.deleteBeforeStat = undefined));
+    expect(during.files.map((f) => f.id)).not.toContain("web-apps");
+    expect(during.diagnostics.filter((d) => d.file.includes("web-apps"))).toEqual([]);
+    await writeFile(service, text);
+    expect((await checkContent(dir, "content", cache)).files.map((f) => f.id)).toContain("web-apps");
+  });
+
+  it("reports a content file that cannot be read at that file, and builds on", async () => {
+    const dir = await contentTree();
+    // A link to a folder, named as a service: listed as a file, it cannot be read as one.
+    await mkdir(join(dir, "elsewhere"));
+    await symlink(join(dir, "elsewhere"), join(dir, "services/linked.md"));
+    const check = await checkContent(dir, "content", new SourceCache());
+    expect(check.diagnostics).toEqual([
+      expect.objectContaining({ file: "content/services/linked.md", severity: "error", message: expect.stringMatching(/^cannot read this file \(EISDIR: illegal operation on a directory\)/) }),
+    ]);
+    expect(check.files.map((f) => f.id)).toContain("web-apps");
   });
 
   it("reports a broken file again on every build until it is fixed", async () => {

@@ -384,6 +384,71 @@ h3. Acceptance Criteria
   });
 });
 
+describe("what only looks like a part of a ticket", () => {
+  const feature = (ticketText: string) => reviewTicket({ type: "feature", ticketText }, ticketRubric);
+
+  it("a vague 'Actual:' is not made up for by a verdict word in the title", () => {
+    const review = bug(`Invoice PDFs broken after 3.4
+Web app 3.4.1, Chrome 131 on macOS 14, production tenant "northwind".
+Steps:
+1. Open any paid invoice.
+2. Click Download PDF.
+Expected: the PDF opens with the invoice's lines and totals.
+Actual: it's not right.`);
+    expect(status(review)["observed-behaviour"]).toBe("partial");
+    expect(review.passed).toBe(false);
+  });
+
+  it("Given/When/Then scenarios whose outcomes are feelings are no acceptance criteria", () => {
+    const text = (then: string) => `Feature: Saved filters in the order list
+  As a dispatcher handling 300 orders a day
+  I want to save the filter I use every morning
+  So that I do not rebuild the same five filters each shift
+
+  Scenario: Save a filter
+    Given I filtered the order list by depot "North" and status "Late"
+    When I click "Save filter" and name it "Morning"
+    ${then}`;
+    expect(status(feature(text("Then the list loads fast enough\n    And I am satisfied with it")))["acceptance-criteria"]).not.toBe("met");
+    expect(status(feature(text(`Then "Morning" appears under Saved filters\n    And choosing it shows the same 42 orders`)))["acceptance-criteria"]).toBe("met");
+  });
+
+  it("a user story told a line a part names who, and its 'so that it is there' gives no reason", () => {
+    const story = (why: string) => `Feature: Compact calendar view
+  As a user
+  I want a compact view of the calendar
+  ${why}
+
+  Scenario: Turn on the compact view
+    Given I am on the calendar page
+    When I select "Compact" under Settings > Calendar
+    Then the week view shows 12 rows per screen instead of 8
+    And the choice is kept after I log out and in again`;
+    expect(status(feature(story("So that it is there"))).problem).toBe("missing");
+    expect(status(feature(story("So that I can see a whole night shift on one screen"))).problem).toBe("met");
+    expect(status(feature(story("So I can see a whole night shift on one screen"))).problem).toBe("met");
+  });
+
+  it("reads a dictated note that runs on without a full stop clause by clause", () => {
+    const review = feature(
+      "okay so this is from the call with the depot managers, the drivers on the Android handhelds have to phone the office whenever a customer is not home, " +
+        "which was about 900 calls last month and it keeps the office line busy all morning, so what we want is a button \"Not home\" on the delivery screen " +
+        "that asks for a photo of the door, sends the customer a text with a rebooking link and puts the parcel on tomorrow's route, " +
+        "and we'll call it done when, one, a driver can mark a stop as not home with a photo, two, the customer gets the text within a minute, " +
+        "and three, the parcel shows on the next day's route for that depot, that's it",
+    );
+    expect(status(review)).toMatchObject({ problem: "met", "proposed-behaviour": "met", "acceptance-criteria": "met" });
+  });
+
+  it("'we'll know it when we see it' is no way to know it is done", () => {
+    const review = feature(
+      "Traders on the desk lose track of open orders because the blotter has no grouping today, so we'd like the blotter to group orders by instrument with a subtotal row per group, " +
+        "collapsible, remembered per user. As for how we'll know it's done, we'll know it when we see it, let's get something in and take it from there.",
+    );
+    expect(status(review)["acceptance-criteria"]).not.toBe("met");
+  });
+});
+
 describe("ticket review basics", () => {
   it("is deterministic", () => {
     const text = "Export fails.\nSteps: open, click export.\nExpected: a file.";
@@ -951,6 +1016,40 @@ Your shop managers test the test version for one week and we go live after their
       url,
     );
     expect(status(review)["timeline-milestones"]).toBe("met");
+  });
+
+  it("reads a PDF's page break: its marking and running lines dropped, and a table or sentence it broke made whole", async () => {
+    const { unwrapPdf } = await import("../src/reviews/formats.js");
+    const table = ["INVESTMENT (USD, FIXED)", "Discovery ............ 4,500", "", "Northwind Digital – Proposal 2025-041          Page 1 of 3", "CONFIDENTIAL", "", "Data pipeline ....... 11,000", "TOTAL ............... 16,500"];
+    expect(unwrapPdf(table.join("\n"))).toBe([table[0], table[1], table[6], table[7]].join("\n"));
+    // Between two sections the blank line stays, so the next label still starts a section.
+    expect(unwrapPdf("Invoices are payable within 30 days.\n\nAcme Ltd · Page 2 of 3\nCONFIDENTIAL\n\nWARRANTY\n60 days.")).toBe("Invoices are payable within 30 days.\n\nWARRANTY\n60 days.");
+    const review = reviewQuote(body("x").replace(/Price \|.*/, table.join("\n")), quoteRubric, noServices, url);
+    expect(review.consistency.find((c) => c.check === "total")).toMatchObject({ ok: false, message: expect.stringContaining("15500") });
+  });
+
+  it("joins lines a PDF wrapped at its width, also before a bracket or after a clause, but not before a labelled line", async () => {
+    const { unwrapPdf } = await import("../src/reviews/formats.js");
+    const wrapped = [
+      "We bill time and materials at GBP 850 per day for a senior engineer and GBP 650 per",
+      "day for an engineer. We estimate 20 senior days (GBP 17,000) and 30 engineer days",
+      "(GBP 19,500), GBP 36,500 in total, with a cap of GBP 40,000 excluding VAT; invoices",
+      "are sent monthly in arrears with timesheets, payable within 30 days of the invoice;",
+      "Corvid pays by bank transfer and we send the timesheets with each monthly invoice",
+      "Deliverables - the SageMaker endpoint, its Terraform and the runbook for on-call.",
+    ];
+    const read = unwrapPdf(wrapped.join("\n")).split("\n");
+    expect(read).toHaveLength(2);
+    expect(read[0]).toContain("30 engineer days (GBP 19,500)");
+    expect(read[0]).toContain("payable within 30 days of the invoice; Corvid pays");
+    expect(read[1]).toBe(wrapped[5]);
+    // The same lines unwrapped short: no width to go by, so a line ending a clause stays a line.
+    expect(unwrapPdf("Invoices are payable within 30 days;\n(GBP 19,500) is the second instalment.")).toBe("Invoices are payable within 30 days;\n(GBP 19,500) is the second instalment.");
+  });
+
+  it("reads the bullet glyphs of Word and PDFs as list items", async () => {
+    const { normalize } = await import("../src/reviews/formats.js");
+    expect(normalize("• Discovery\n  ▪ Interviews\n\uf0b7 Build\n➢ Launch\no  Hypercare\nonly a line")).toBe("- Discovery\n  - Interviews\n- Build\n- Launch\n- Hypercare\nonly a line");
   });
 
   it("checks the items of a price told in prose against its total, and a cap ('not exceed') is not an item", () => {

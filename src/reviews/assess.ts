@@ -329,9 +329,19 @@ function sentences(text: string): string[] {
   return found;
 }
 
+// A dictated note or a chat message can run on for a paragraph without a full stop ("..., so what
+// we want is ..., and we'll call it done when ..."): a clause that long is cut where a new thought
+// starts after a comma.
+const RUN_ON = /,\s+(?=(?:so|and|but|then|which|right now|now|okay|ok|also|plus|anyway)\b)/i;
+const RUN_ON_WORDS = 60;
+
 /** A sentence's clauses, cut where prose turns from one fact to the next. */
 function turns(sentence: string): string[] {
-  return sentence.split(TURN).map((s) => s.trim()).filter((s) => s !== "");
+  return sentence
+    .split(TURN)
+    .flatMap((clause) => (words(clause).length > RUN_ON_WORDS ? clause.split(RUN_ON) : [clause]))
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
 }
 
 // "Warranty is 3 months, your data stays in the EU, and this offer is valid until 31 March": a
@@ -358,6 +368,7 @@ function edgesOf(c: Criterion, spans: readonly ReadSpan[], index: LabelIndex): E
   const minWords = c.minWords ?? 3;
   const vocabulary = index.vocabularyOf.get(c.id)!;
   const edges: Edge[] = [];
+  const labelled = spans.some((s) => s.label === c.id);
   // One look at each of the criterion's sections as a whole, however many clauses it has.
   const sections = new Map<string, ReturnType<typeof findFact>>();
   const sectionFact = (span: ReadSpan) => {
@@ -382,7 +393,9 @@ function edgesOf(c: Criterion, spans: readonly ReadSpan[], index: LabelIndex): E
     }
     const self = findFact(span, evidence);
     if (self && (span.words >= 2 || DATA_KINDS.includes(self.kind))) {
-      edges.push({ span: i, strength: "met", found: self.found, rank, ...(c.alongside?.includes(self.kind) ? { shared: true } : {}) });
+      // "Actual: it's off / not right" under its own label: the title's "broken" does not make up for it.
+      const strength = labelled && verdictOnly(self.found) ? "partial" : "met";
+      edges.push({ span: i, strength, found: self.found, rank, ...(c.alongside?.includes(self.kind) ? { shared: true } : {}) });
       return;
     }
     const lower = span.plain;

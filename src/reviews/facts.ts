@@ -1,4 +1,5 @@
 import type { Evidence } from "../catalog/types.js";
+import { contentWords } from "./quality.js";
 
 /**
  * Facts recognised by what they are, with or without a label: versions, platforms, URLs, stack
@@ -54,7 +55,8 @@ const RE = {
   // Asked indirectly: "our DPO has asked whether attachments stay in the EU" (a "?" is found by directQuestion).
   indirectQuestion: /\b(?:ask(?:s|ed)?|wonder(?:s|ed|ing)?|wants? to know|would like to know|needs? to know|(?:please )?(?:confirm|clarify|tell us)) (?:whether|if|how|which|what|when|why|where)\b[^.!?\n]{12,}/i,
   userStory: /\bas an? [\p{L}\s-]{2,60}?,? (?:i|we) (?:want|need|would like|wish|can)\b/iu,
-  soThat: /\bso that\b|\bin order to\b|\bbecause\b/i,
+  // "so I can prioritise paying customers": a purpose told without "that".
+  soThat: /\bso that\b|\bin order to\b|\bbecause\b|\bso (?:i|we|they|you|he|she|users?|customers?|agents?|staff|people|everyone|the \p{L}+) (?:can|could|will|would|do not|don't|no longer|never|stop|avoid)\b/iu,
   checklist: /\[[ xX]\]/,
   amount: AMOUNT_PATTERN,
   percentage: /\b\d{1,3}(?:[.,]\d+)?\s?(?:%|percent\b)/i,
@@ -66,7 +68,7 @@ const RE = {
   duration: /\bnet\s?\d{1,3}\b|\b\d+(?:[.,]\d+)?(?:[ \t]{0,3}(?:-|–|to)[ \t]{0,3}\d+)?[ \t]{0,3}(?:business |working |calendar |man[- ]|person[- ])?(?:hours?|hrs?|days?|weeks?|wks?|months?|years?|sprints?|story points?|points|sp)\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|sixty|ninety)\s+(?:business |working |calendar )?(?:days?|weeks?|months?|years?|sprints?)\b/i,
   // Why something matters: a cause, a deadline or risk, a cost, or the pain of how it is done today.
   reason:
-    /\b(?:because|since (?:the|our|we|it|they|this)|so that|cve-\d{4}-\d+|cves?|(?:the|a|main|whole) reason (?:for|is|why)|(?:that|which) is (?:\w+ )?why|otherwise|if we don't|unless we|in order to|expir(?:es|ed|ing|y)|end[- ]of[- ](?:life|support)|eol|ends? (?:standard |extended )?support|no longer (?:supported|maintained|works?|needed|used)|unsupported|deprecated|outdated|dead code|vulnerab\w*|penalt(?:y|ies)|chargebacks?|leak(?:ed|s)?|exposed|compromised|flagged|security (?:scan|finding|risk|issue|review)|complian\w+|regulat\w+|auditors?|gdpr|hipaa|pci|(?:costs?|costing|paying|spend(?:ing)?|pay) (?:us )?(?:\w+ ){0,3}?(?:per|a|every|each|[$€£]|eur|usd|\d)|wastes?|wasted|by hand|manually|(?:takes?|took|taking) (?:us |them |me )?(?:~|about|around|up to|over )?\d|every (?:day|week|month|minute|hour|morning|night|monday|tuesday|wednesday|thursday|friday|time|release|sprint|quarter)|keeps? (?:\w+ing)|(?:we|they|users?|customers?|staff|people|everyone|i|agents?|managers?|teams?) (?:still )?(?:have|has|had) to|only find out|there is no way|no way to|can(?:not|'t) (?:see|tell|find|know|track|use)|complain\w*|lose|losing|lost|miss(?:es|ed|ing)? (?:the|their|our|deadlines?|shifts?|orders?)|blocks?|blocking|blocked|ask(?:s|ed|ing)? (?:us|for)|(?:\d+|half|most) of (?:our|the|their)|(?:today|currently|right now|at the moment),? (?:we|they|users?|customers?|staff|people|everyone|[\p{L}-]+s)\b|visible to (?:all|everyone|anyone|the public)|(?:printed|committed|pushed|posted|pasted|leaked) (?:in|to|into) (?:a |the |our )?(?:public|ci|build|job|log|chat|slack|repo)|re-?(?:enter|type|key)(?:s|ed|ing)?|copy(?:ing)? and past(?:e|ing)|double entry|\d+(?:[.,]\d+)?\s?(?:hours?|hrs?|minutes?|mins?|days?) (?:a|per|each|every) (?:day|week|month|shift|order|person))\b/iu,
+    /\b(?:because|since (?:the|our|we|it|they|this)|so that|cve-\d{4}-\d+|cves?|(?:the|a|main|whole) reason (?:for|is|why)|(?:that|which) is (?:\w+ )?why|otherwise|if we don't|unless we|in order to|expir(?:es|ed|ing|y)|end[- ]of[- ](?:life|support)|eol|ends? (?:standard |extended )?support|no longer (?:supported|maintained|works?|needed|used)|unsupported|deprecated|outdated|dead code|vulnerab\w*|penalt(?:y|ies)|chargebacks?|leak(?:ed|s)?|exposed|compromised|flagged|security (?:scan|finding|risk|issue|review)|complian\w+|regulat\w+|auditors?|gdpr|hipaa|pci|(?:costs?|costing|paying|spend(?:ing)?|pay) (?:us )?(?:\w+ ){0,3}?(?:per|a|every|each|[$€£]|eur|usd|\d)|wastes?|wasted|by hand|manually|(?:takes?|took|taking) (?:us |them |me )?(?:~|about|around|up to|over )?\d|every (?:day|week|month|minute|hour|morning|night|monday|tuesday|wednesday|thursday|friday|time|release|sprint|quarter)|keeps? (?:\w+ing)|(?:we|they|users?|customers?|staff|people|everyone|i|agents?|managers?|teams?) (?:still )?(?:have|has|had) to|(?:our|the) \p{L}+s(?: (?:on|in|at|of|from|with) (?:the |our )?[\p{L}\d-]+(?: [\p{L}\d-]+)?)? (?:still )?have to (?!be\b)|only find out|there is no way|no way to|can(?:not|'t) (?:see|tell|find|know|track|use)|complain\w*|lose|losing|lost|miss(?:es|ed|ing)? (?:the|their|our|deadlines?|shifts?|orders?)|blocks?|blocking|blocked|ask(?:s|ed|ing)? (?:us|for)|(?:\d+|half|most) of (?:our|the|their)|(?:today|currently|right now|at the moment),? (?:we|they|users?|customers?|staff|people|everyone|[\p{L}-]+s)\b|(?:is|are|was|were) (?:currently|still) \p{L}+ing|visible to (?:all|everyone|anyone|the public)|(?:printed|committed|pushed|posted|pasted|leaked) (?:in|to|into) (?:a |the |our )?(?:public|ci|build|job|log|chat|slack|repo)|re-?(?:enter|type|key)(?:s|ed|ing)?|copy(?:ing)? and past(?:e|ing)|double entry|\d+(?:[.,]\d+)?\s?(?:hours?|hrs?|minutes?|mins?|days?) (?:a|per|each|every) (?:day|week|month|shift|order|person))\b/iu,
   // A change asked for: "we'd like to offer webhooks", "let dispatchers duplicate a route".
   instruction:
     /\b(?:we(?:'d| would) like (?:to|a|an|the)|we want (?:to|a|an|the)|i(?:'d| would) like (?:to|a|an|the)|please (?:add|make|let|allow|show|support|build|create|provide|change)|(?:let|allow|enable) (?:users?|admins?|customers?|dispatchers?|managers?|agents?|us|them|people|partners?|staff|clients?)\b|(?:users?|admins?|customers?|they|we|partners?) should be able to|there should be|add (?:a|an|the|support)\b)/i,
@@ -171,13 +173,13 @@ const DETECTORS: Record<Evidence, (span: Span) => string | undefined> = {
   "observed-wording": (s) => (s.code ? undefined : match(s.text, RE.observedWording)),
   question: (s) => (s.code ? undefined : directQuestion(s.text) ?? match(s.text, RE.indirectQuestion)),
   "user-story": (s) => match(s.text, RE.userStory),
-  "so-that": (s) => match(s.text, RE.soThat),
+  "so-that": (s) => purpose(s.text, RE.soThat),
   opening: (s) => (s.opening ? s.text : undefined),
   amount: (s) => match(s.text, RE.amount),
   percentage: (s) => match(s.text, RE.percentage),
   date: (s) => match(s.text, RE.date),
   duration: (s) => match(s.text, RE.duration),
-  reason: (s) => (s.code ? undefined : match(s.text, RE.reason)),
+  reason: (s) => (s.code ? undefined : purpose(s.text, RE.reason)),
   instruction: (s) => (s.code ? undefined : s.items.length === 0 && isAction(s.text.replace(/^[\p{L} ]{1,24}:\s+/u, "")) && s.text.split(" ").length >= 4 ? s.text : match(s.text, RE.instruction) ?? match(s.text, ASKED)),
   attempt: (s) => (s.code ? undefined : match(s.text, RE.attempt)),
   // "Done when a partner can register a URL, receives a signed event within 5 s, and failed
@@ -204,6 +206,14 @@ function directQuestion(text: string): string | undefined {
 /** A full stop followed by lower case or a digit ("(est. 6 weeks)", "approx. 3") ends no sentence. */
 function sentenceEnds(text: string, at: number): boolean {
   return text[at] !== "." || !/^\s+[\p{Ll}\d]/u.test(text.slice(at + 1, at + 3));
+}
+
+/** "So that it is there": a "so that", "because" or "in order to" with no reason after it gives none. */
+function purpose(text: string, pattern: RegExp): string | undefined {
+  const found = match(text, pattern);
+  if (found === undefined || !/^(?:so that|in order to|because)$/i.test(found)) return found;
+  const after = text.slice(text.toLowerCase().indexOf(found.toLowerCase()) + found.length);
+  return contentWords(after).length >= 2 ? found : undefined;
 }
 
 function match(text: string, pattern: RegExp): string | undefined {

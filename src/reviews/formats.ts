@@ -12,6 +12,9 @@ export function normalize(text: string): string {
     .replace(/[\u00a0\u2000-\u200b\u2028\u2029\ufeff]/g, " ")
     .replace(/\t/g, "    ")
     .replace(/(\p{L})-\n(\p{Ll})/gu, "$1$2")
+    // Word's and PDFs' bullet glyphs ("•", "▪", "➢", the symbol font's "", a second level "o")
+    // as the Markdown list items they are, so each item is read as one.
+    .replace(/^([ \t]*)(?:[•◦▪▫‣⁃●○■□➢►▶✓✔–—\uf0a7\uf0b7\uf076\uf0d8]|o(?=[ \t]{2}))[ \t]+(?=\S)/gmu, "$1- ")
     // "Discovery ........ USD 4,500": a dot leader joins a name to its figure; it ends no sentence.
     .replace(/(\S)[ \t]*\.{4,}[ \t]*(?=\S)/g, "$1 – ");
 }
@@ -110,29 +113,91 @@ function isHeaderBlock(lines: string[], i: number): boolean {
 
 // "Page 2 of 4", "QT-1187 · Page 1 of 2 · confidential": a page footer or header of a pasted PDF.
 const PAGE_LINE = /^(?:[^\n]{0,60}?[\s·|–—-])?page\s+\d+\s*(?:of|\/)\s*\d+\b[^\n]{0,40}$/i;
+/** A page's marking printed beside its number ("CONFIDENTIAL", "Draft"), which is no heading. */
+const MARKING = /^(?:(?:strictly |private and |private & )?confidential|commercial in confidence|draft|proprietary|internal(?: use)? only|not for distribution)$/i;
+/** A line that opens with its label ("Deliverables - The ...", "Price: ..."). */
+const LABEL_START = /^\p{Lu}[\p{L}' ]{0,30}?(?::|\s[-–]\s)/u;
+const TRAILING_AMOUNT = /\d[\d.,']*\s*(?:[\p{Sc}]|[A-Z]{3})?$/u;
 const MONTH_START = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/i;
+
+/**
+ * The lines a PDF's page break left in the text: the page footer or header ("Page 2 of 4"), the
+ * running lines next to it (a marking such as "CONFIDENTIAL", or a line that recurs elsewhere, such
+ * as the sender's name). The blank lines around them go too when a sentence or a table goes on over
+ * the page, so what the page broke is whole again.
+ */
+function pageChrome(lines: readonly string[]): Set<number> {
+  const drop = new Set<number>();
+  const counts = new Map<string, number>();
+  for (const line of lines) counts.set(line.trim(), (counts.get(line.trim()) ?? 0) + 1);
+  const running = (i: number) => {
+    const line = lines[i]?.trim();
+    return line !== undefined && (line === "" || MARKING.test(line) || ((counts.get(line) ?? 0) >= 2 && line.split(/\s+/).length <= 8 && !/[.:]$/.test(line)));
+  };
+  lines.forEach((line, i) => {
+    if (!PAGE_LINE.test(line.trim()) || line.trim().split(/\s+/).length > 12) return;
+    let start = i;
+    let end = i;
+    while (start - 1 >= 0 && i - (start - 1) <= 3 && running(start - 1)) start--;
+    while (end + 1 < lines.length && end + 1 - i <= 3 && running(end + 1)) end++;
+    const before = lines.slice(0, start).findLast((l) => l.trim() !== "")?.trim() ?? "";
+    const after = lines.slice(end + 1).find((l) => l.trim() !== "")?.trim() ?? "";
+    const goesOn = (!/[.!?:]$/.test(before) && /^[\p{Ll}\d(]/u.test(after)) || (TRAILING_AMOUNT.test(before) && TRAILING_AMOUNT.test(after));
+    // One blank line stays between sections; none where the text goes on.
+    let blankKept = goesOn;
+    for (let j = start; j <= end; j++) {
+      if (j !== i && lines[j]!.trim() === "" && !blankKept) blankKept = true;
+      else drop.add(j);
+    }
+  });
+  return drop;
+}
+
+/**
+ * The width a text was hard-wrapped at (by a PDF or a mail client), when it was: at least three
+ * lines, and a quarter of the lines of some length, end within a few columns of the longest.
+ */
+function wrapWidth(lines: readonly string[]): number | undefined {
+  const lengths = lines.filter((line) => !/^\s*\|/.test(line)).map((line) => line.trimEnd().length);
+  const width = Math.max(0, ...lengths.filter((n) => n <= 130));
+  if (width < 40) return undefined;
+  const long = lengths.filter((n) => n >= 30).length;
+  const near = lengths.filter((n) => n >= width - 10 && n <= width).length;
+  return near >= 3 && near * 4 >= long ? width : undefined;
+}
 
 /**
  * Text pasted from a PDF: page headers and footers dropped, and a sentence the PDF broke across
  * lines ("... all four hotels live on 15\nJuly.") joined again. A line is joined to the next when
- * it is long (a wrapped line), does not end a sentence or a label, and the next line goes on in
- * lower case, with a number or a month.
+ * it is long (a wrapped line), does not end a sentence or a label, the next line is not a list
+ * item, and either the next line goes on in lower case, with a number or a month, or the text is
+ * wrapped at a width and the next line starts with a word that would not have fitted on the line
+ * ("30 engineer days\n(GBP 19,500)", "sending it;\ntwo, the manager"), unless that line opens with
+ * a label or is short and capitalized like a heading. A line wrapped at a width may end a clause.
  */
 export function unwrapPdf(text: string): string {
   const out: string[] = [];
+  const lines = text.split("\n");
+  const width = wrapWidth(lines);
+  const chrome = pageChrome(lines);
   let fenced = false;
-  for (const line of text.split("\n")) {
+  for (const [i, line] of lines.entries()) {
     if (/^\s*(?:```|~~~)/.test(line)) fenced = !fenced;
-    if (!fenced && PAGE_LINE.test(line.trim()) && line.trim().split(/\s+/).length <= 12) continue;
+    if (!fenced && chrome.has(i)) continue;
     const prev = out[out.length - 1];
     const next = line.trim();
+    const wrapped = (prev: string) =>
+      width !== undefined &&
+      prev.trimEnd().length + 1 + next.split(" ")[0]!.length > width &&
+      !(/^\p{Lu}/u.test(next) && next.split(/\s+/).length <= 5 && !/[.,;]$/.test(next)) &&
+      !LABEL_START.test(next);
     if (
       !fenced &&
       prev !== undefined &&
+      next !== "" &&
       prev.trim().length >= 50 &&
-      !/[.!?:;|]\s*$/.test(prev) &&
-      !/^\s*(?:[-*•+|>#]|\d{1,2}[.)]\s|[a-h][.)]\s|\([a-z]\)\s)/.test(line) &&
-      (/^\p{Ll}/u.test(next) || /^\d/.test(next) || MONTH_START.test(next))
+      !/^\s*(?:[-*•+|>#]|\d{1,2}[.)]\s|\d{1,2}(?:\.\d{1,2})+\.?\s|[a-h][.)]\s|\([a-z]\)\s)/.test(line) &&
+      ((!/[.!?:;|]\s*$/.test(prev) && (/^\p{Ll}/u.test(next) || /^\d/.test(next) || MONTH_START.test(next))) || (!/[.!?:|]\s*$/.test(prev) && wrapped(prev)))
     ) {
       out[out.length - 1] = `${prev.trimEnd()} ${next}`;
       continue;
@@ -142,7 +207,17 @@ export function unwrapPdf(text: string): string {
   return out.join("\n");
 }
 
+// "As a dispatcher / I want to save my filter / So that ...": a user story told a line a part.
+const STORY_LINES = /^([ \t]*)((?:\*\*|_)?As an? [^\n]{1,80})\n[ \t]*((?:\*\*|_)?I (?:want|need|would like|'d like|wish|can)\b[^\n]*)(?:\n[ \t]*((?:\*\*|_)?(?:so that|in order to)\b[^\n]*))?$/gim;
+
+/** A user story written over several lines, read as the one sentence it is. */
+export function joinStory(text: string): string {
+  return text.replace(STORY_LINES, (_all, indent: string, who: string, want: string, why?: string) =>
+    `${indent}${[who, want, why].filter((part) => part !== undefined).map((part) => part.trim().replace(/[,.]$/, "")).join(", ")}`,
+  );
+}
+
 /** Everything a review reads, before the Markdown lexer. */
 export function prepare(raw: string): string {
-  return jiraToMarkdown(unwrapEmail(unwrapPdf(normalize(raw))));
+  return jiraToMarkdown(unwrapEmail(joinStory(unwrapPdf(normalize(raw)))));
 }

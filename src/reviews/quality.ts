@@ -157,14 +157,23 @@ export function verdictOnly(text: string): boolean {
   return verdicts > 0 && content.length - verdicts <= 1 && concreteData(text) === 0;
 }
 
-// How someone feels about a result, or a trend with no figure: nothing a tester can check.
+// How someone feels about a result, a trend with no figure, or "we'll know it when we see it":
+// nothing a tester can check.
 const SUBJECTIVE =
-  /\b(?:feels?|felt|confident|confidence|happ(?:y|ier)|love|loves|delight\w*|satisf\w*|frustrat\w*|looks? (?:good|nice|great|better|clean|modern)|better|easier|nicer|faster|quicker|snappy|snappier|noticeabl[ey]|(?:stop|stops|less) complaining|smooth\w*|seamless\w*|intuitive\w*|polished|(?:go|goes|went) (?:down|up)|(?:is|are|be|gets?) improved|fewer|positive feedback|works? well|in control|less (?:confusion|friction|effort)|notice (?:a|any) difference|more (?:engaging|usable|flexible|efficient|productive))\b/i;
+  /\b(?:feels?|felt|confident|confidence|happ(?:y|ier)|love|loves|delight\w*|satisf\w*|frustrat\w*|looks? (?:good|nice|great|better|clean|modern)|better|easier|nicer|faster|quicker|snappy|snappier|noticeabl[ey]|(?:stop|stops|less) complaining|smooth\w*|seamless\w*|intuitive\w*|polished|(?:go|goes|went) (?:down|up)|(?:is|are|be|gets?) improved|fewer|positive feedback|works? well|in control|less (?:confusion|friction|effort)|notice (?:a|any) difference|more (?:engaging|usable|flexible|efficient|productive)|(?:fast|quick|good|smart|accurate|reliable|stable) enough|know it when (?:we|i|you|they) see it|(?:we|i)(?:'ll| will) (?:just )?see|take it from there|see how it goes|play it by ear)\b/i;
 
-/** Most of a list's items (or a text's sentences) say how it should feel, with no figure to check. */
+// A quoted value ('"Export" is greyed out'), not the apostrophes of "we'll know it's done".
+const QUOTED = /(?<!\p{L})["“'‘][^"“”'‘’\n]{2,}["”'’](?!\p{L})/u;
+
+/**
+ * Most of a list's items (or a text's sentences) say how it should feel, with no figure to check.
+ * Of a Given/When/Then scenario only the outcome is checked: its Then lines.
+ */
 export function untestable(text: string, items: readonly string[]): boolean {
-  const parts = items.length > 0 ? items : text.split(/(?<=[.!?;])\s+|\n+/).filter((p) => p.trim() !== "");
-  const vague = parts.filter((p) => SUBJECTIVE.test(p) && !/\d/.test(p) && !/["“”'‘’][^"“”'‘’]{2,}["“”'‘’]/.test(p)).length;
+  const lines = text.split(/(?<=[.!?;])\s+|\n+/).filter((p) => p.trim() !== "");
+  const then = /^\s*given\b/i.test(text) ? lines.findIndex((line) => /^\s*then\b/i.test(line)) : -1;
+  const parts = items.length > 0 ? items : then >= 0 ? lines.slice(then) : lines;
+  const vague = parts.filter((p) => SUBJECTIVE.test(p) && !/\d/.test(p) && !QUOTED.test(p)).length;
   return parts.length > 0 && vague * 2 > parts.length;
 }
 

@@ -449,6 +449,33 @@ Actual: it's not right.`);
   });
 });
 
+describe("what a quote mark, a hedge or a version number hides", () => {
+  it("finds a phrase whose word is quoted: 'what does \"done\" look like'", () => {
+    const review = reviewTicket({ type: "task", ticketText: `[11:02] ines: can someone pick up removing the v1 webhook endpoint from crm-api? /hooks/v1/*
+[11:03] ines: context: the last partner moved to v2 on friday, and v1 still accepts unsigned payloads, pentest flagged it (PT-2024-09)
+[11:04] kofi: what does "done" look like, just delete the routes?
+[11:06] ines: - routes, handlers and the legacy_webhooks_enabled flag deleted
+[11:06] ines: - /hooks/v1/* returns 410 Gone at the gateway
+[11:07] ines: - zero v1 calls in the gateway logs for 7 days after deploy` }, ticketRubric);
+    expect(status(review)["definition-of-done"]).toBe("met");
+  });
+
+  it("'Please fix, it should work' and 'looks kind of weird, hard to describe' say nothing a developer could check", () => {
+    const steps = "Portal 8.3.2 on iPhone 13, Safari 17.\nSteps: open the meter form, take a photo with the camera, press Send.\n";
+    expect(status(bug(`${steps}They get the red error 'Upload failed (413)'. Please fix, it should work.`))["expected-behaviour"]).not.toBe("met");
+    expect(status(bug(`${steps}What happens: the page looks kind of weird after that, hard to describe, something is off I think.\nExpected: the photo is stored and the form shows "Reading received".`))["observed-behaviour"]).not.toBe("met");
+  });
+
+  it("a version's full stop ends no sentence: 'Pin Node in CI to 20.11 or follow 20.x?' is a question", () => {
+    const review = reviewTicket({ type: "question", ticketText: `Pin Node in CI to 20.11 or follow 20.x?
+
+CI images use node:20 (floating). 20.12 landed yesterday and broke jest in 3 repos; pinning one repo to 20.11.1 fixed it locally.
+
+Need a decision from the platform team: pin all repos to an exact version or stay floating and fix forward? Before the Thursday release cut.` }, ticketRubric);
+    expect(status(review)).toMatchObject({ question: "met", "desired-outcome": "met" });
+  });
+});
+
 describe("ticket review basics", () => {
   it("is deterministic", () => {
     const text = "Export fails.\nSteps: open, click export.\nExpected: a file.";
@@ -1050,6 +1077,47 @@ Your shop managers test the test version for one week and we go live after their
   it("reads the bullet glyphs of Word and PDFs as list items", async () => {
     const { normalize } = await import("../src/reviews/formats.js");
     expect(normalize("• Discovery\n  ▪ Interviews\n\uf0b7 Build\n➢ Launch\no  Hypercare\nonly a line")).toBe("- Discovery\n  - Interviews\n- Build\n- Launch\n- Hypercare\nonly a line");
+  });
+
+  it("does not add a rate to the items: '25 × 420 €' in a row, 'at £1,150' in the heading", () => {
+    const table = `Fees (fixed; 20 tester-days at £1,150)\n\n| Item | Amount |\n|---|---|\n| Review of 25 templates (25 × £420) | £10,500 |\n| Forms | £3,200 |\n| Report | £9,300 |\n| **Total** | **£23,000** |`;
+    const review = reviewQuote(body("x").replace(/Price \|.*/, table), quoteRubric, noServices, url);
+    expect(review.consistency.find((c) => c.check === "total")).toMatchObject({ ok: true });
+  });
+
+  it("reads a PDF's running footer with its page number, its hyphenated words and a heading with a remark after the break", async () => {
+    const { prepare } = await import("../src/reviews/formats.js");
+    const footer = "Harrowgate Security Ltd · CREST member · Registered in England 09876543      ";
+    const text = ["5. Schedule", "   Testing window: 7–18 July 2025, retest by 29 Aug-", "   ust 2025", "", `${footer}1/3`, "CONFIDENTIAL", "6. Fees (fixed, excl. VAT; 20 tester-days at £1,150)", "   API testing                                   £9,200", "", `${footer}2/3`];
+    expect(prepare(text.join("\n"))).toBe(["5. Schedule", "   Testing window: 7–18 July 2025, retest by 29 August 2025", "", "6. Fees (fixed, excl. VAT; 20 tester-days at £1,150)", "   API testing                                   £9,200", ""].join("\n"));
+    const review = reviewQuote(body("x").replace(/Price \|.*/, "6. Fees (fixed, excl. VAT; 20 tester-days at £1,150)\n   API testing £9,200\n   Report £13,800\n   Total £23,000"), quoteRubric, noServices, url);
+    // Under its heading: the evidence is the section's own text, with no "found ..." in front.
+    expect(review.criteria.find((c) => c.id === "price-breakdown")!.evidence).toMatch(/^API testing/);
+  });
+
+  it("reads an ASCII table as a table: wrapped cells whole, and a payment table under its heading whatever its rows seem to name", async () => {
+    const { asciiTables } = await import("../src/reviews/formats.js");
+    expect(asciiTables("+------+---------+\n| Goal | Reduce  |\n|      | travel. |\n+------+---------+")).toBe("\n| Goal | Reduce travel. |\n| --- | --- |\n");
+    const payment = ["+----------------------------+-------+--------+", "| Payment schedule           | Share | USD    |", "+----------------------------+-------+--------+", "| On signature               |  40%  | 12,000 |", "| On delivery of draft plan  |  40%  | 12,000 |", "| On acceptance of the plan  |  30%  |  9,000 |", "+----------------------------+-------+--------+"];
+    const review = reviewQuote(body("Design USD 10,000; build USD 20,000; total USD 30,000.").replace(/Payment \|.*/, payment.join("\n")), quoteRubric, noServices, url);
+    expect(review.consistency.find((c) => c.check === "payment-shares")).toMatchObject({ ok: false, message: expect.stringContaining("110%") });
+  });
+
+  it("a warranty is a period after delivery; fixing what acceptance finds is none, a response time is support", () => {
+    const warranty = (text: string) => status(reviewQuote(body("Design EUR 6,000; build EUR 24,000; total EUR 30,000.").replace(/Warranty \|.*/, text), quoteRubric, noServices, url))["warranty-support"];
+    expect(warranty("Defects found during acceptance are corrected before the final invoice.")).not.toBe("met");
+    expect(warranty("We respond within one business day and fix checkout-breaking issues the same day.")).toBe("met");
+  });
+
+  it("reads an offer told in the conditional, with its boundary, and an open-ended scope said in the scope's paragraph", () => {
+    const offer = (scope: string) =>
+      reviewQuote(body("Design CHF 7,200; review CHF 9,600; total CHF 16,800.").replace(/^Scope \|.*\n/, `${scope}\n\n`), quoteRubric, noServices, url);
+    const conditional = offer("We would review the training data and the model card and re-run the evaluation on your held-out test set. We would not re-train or change the model.");
+    expect(status(conditional).scope).toBe("met");
+    const open = offer("We would rebuild the site on WordPress with the campaign pages and the donation page. Beyond that, we take on whatever else the team would like to add along the way.\n\nHosting is billed separately.");
+    expect(status(open).scope).toBe("partial");
+    // "Whatever else you need" draws no boundary, wherever it is said.
+    expect(status(offer("We would rebuild the site on WordPress with the campaign pages and the donation page.\n\nWhatever else you need, just ask.")).scope).toBe("partial");
   });
 
   it("checks the items of a price told in prose against its total, and a cap ('not exceed') is not an item", () => {

@@ -417,17 +417,21 @@ function negated(span: ReadSpan, vocabulary: ReadonlySet<string>): boolean {
   return span.items.length > 0 ? span.items.every((item) => isNegatedFor(item, vocabulary)) : isNegatedFor(span.text, vocabulary);
 }
 
-/** "we'll build", "won't", "you’re" read as "we will build", "will not", "you are", for phrases either way. */
+/** "we'll build", "won't", "you’re", "we would" read as "we will build", "will not", "you are", "we will", for phrases either way. */
 function expandContractions(text: string): string {
   return text
     .replace(/[’‘]/g, "'")
+    // 'what does "done" look like' has the phrase's words, quoted or not.
+    .replace(/["“”`]/g, "")
     .replace(/\bwon't\b/g, "will not")
     .replace(/\bcan't\b/g, "cannot")
     .replace(/\b(\p{L}+)n't\b/gu, "$1 not")
     .replace(/\b(\p{L}+)'ll\b/gu, "$1 will")
     .replace(/\b(we|you|they)'re\b/g, "$1 are")
     .replace(/\b(i|we|you|they)'ve\b/g, "$1 have")
-    .replace(/\b(i|we|you|they)'d\b/g, "$1 would");
+    .replace(/\b(i|we|you|they)'d\b/g, "$1 would")
+    // An offer told in the conditional ("we would review ...", "you would receive ...") says what will be done.
+    .replace(/\b(i|we|you|they) would\b/g, "$1 will");
 }
 
 function containsPhrase(text: string, phrase: string): boolean {

@@ -164,9 +164,12 @@ class SectionBuilder {
     // lines of that table, not labels of their own.
     const header = (rows[0] ?? []).map((c) => cleanLabel(c));
     const isHeader = header.length >= 2 && header.every((c) => !/\d/.test(c) && wordsOf(c) <= 4);
-    // A table of labels and their values ("| Field | Detail |" over "| Problem | ... |") is not one.
+    // A table of labels and their values ("| Field | Detail |" over "| Problem | ... |") is not one,
+    // unless its first column is headed by a section's name ("| Payment schedule | Share |" over
+    // "| On delivery of draft plan | 40% |", a row that only seems to name the timeline).
     const labelRows = rows.slice(1).filter((cells) => this.resolve(cleanLabel(cells[0] ?? "")) !== undefined).length;
-    const named = isHeader && labelRows < 2 ? header.find((c) => c !== "" && this.resolve(c) !== undefined) : undefined;
+    const firstNamed = header[0] !== undefined && header[0] !== "" && this.resolve(header[0]) !== undefined;
+    const named = isHeader && (labelRows < 2 || firstNamed) ? header.find((c) => c !== "" && this.resolve(c) !== undefined) : undefined;
     if (named !== undefined) this.open(named, false);
     for (const cells of rows) this.row(cells.map((c) => c.trim()), named !== undefined);
     this.endBlock();
@@ -426,9 +429,11 @@ function standaloneLabel(line: string, resolve: LabelResolver): string | undefin
 
 /** "Scope", "4. Payment terms", "What happened?": short, no sentence end, and a known name. */
 function isKnownBare(line: string, resolve: LabelResolver): boolean {
+  // "6. Fees (fixed, excl. VAT; 20 days at £1,150)": a remark in brackets after the name is no text.
+  const name = line.trim().replace(/\s*\([^()]*\)$/, "");
   // "Executive summary for leadership; technical report with findings," is a wrapped line of text.
-  if (/[.!,]$/.test(line.trim()) || line.includes(";")) return false;
-  const label = cleanLabel(line);
+  if (/[.!,]$/.test(name) || name.includes(";")) return false;
+  const label = cleanLabel(name);
   // "30% on final acceptance (EUR 12,600)" is an item that mentions a section, not its name.
   if (/%|\d{2}/.test(label)) return false;
   return wordsOf(label) > 0 && wordsOf(label) <= MAX_LABEL_WORDS && resolve(label) !== undefined;

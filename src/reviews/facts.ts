@@ -203,9 +203,14 @@ function directQuestion(text: string): string | undefined {
   return undefined;
 }
 
-/** A full stop followed by lower case or a digit ("(est. 6 weeks)", "approx. 3") ends no sentence. */
+/**
+ * A full stop inside a token ("20.11", "20.x") or followed by lower case or a digit ("(est. 6
+ * weeks)", "approx. 3") ends no sentence.
+ */
 function sentenceEnds(text: string, at: number): boolean {
-  return text[at] !== "." || !/^\s+[\p{Ll}\d]/u.test(text.slice(at + 1, at + 3));
+  if (text[at] !== ".") return true;
+  const after = text.slice(at + 1, at + 3);
+  return (after === "" || /^\s/.test(after)) && !/^\s+[\p{Ll}\d]/u.test(after);
 }
 
 /** "So that it is there": a "so that", "because" or "in order to" with no reason after it gives none. */

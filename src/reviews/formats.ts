@@ -11,7 +11,7 @@ export function normalize(text: string): string {
     .replace(/\r\n?/g, "\n")
     .replace(/[\u00a0\u2000-\u200b\u2028\u2029\ufeff]/g, " ")
     .replace(/\t/g, "    ")
-    .replace(/(\p{L})-\n(\p{Ll})/gu, "$1$2")
+    .replace(/(\p{L})-\n[ \t]*(\p{Ll})/gu, "$1$2")
     // Word's and PDFs' bullet glyphs ("•", "▪", "➢", the symbol font's "", a second level "o")
     // as the Markdown list items they are, so each item is read as one.
     .replace(/^([ \t]*)(?:[•◦▪▫‣⁃●○■□➢►▶✓✔–—\uf0a7\uf0b7\uf076\uf0d8]|o(?=[ \t]{2}))[ \t]+(?=\S)/gmu, "$1- ")
@@ -113,6 +113,7 @@ function isHeaderBlock(lines: string[], i: number): boolean {
 
 // "Page 2 of 4", "QT-1187 · Page 1 of 2 · confidential": a page footer or header of a pasted PDF.
 const PAGE_LINE = /^(?:[^\n]{0,60}?[\s·|–—-])?page\s+\d+\s*(?:of|\/)\s*\d+\b[^\n]{0,40}$/i;
+const PAGE_NUMBER = /\s{2,}(?:page\s+)?\d{1,3}\s*\/\s*\d{1,3}$|\s{2,}-\s*\d{1,3}\s*-$/i;
 /** A page's marking printed beside its number ("CONFIDENTIAL", "Draft"), which is no heading. */
 const MARKING = /^(?:(?:strictly |private and |private & )?confidential|commercial in confidence|draft|proprietary|internal(?: use)? only|not for distribution)$/i;
 /** A line that opens with its label ("Deliverables - The ...", "Price: ..."). */
@@ -134,15 +135,23 @@ function pageChrome(lines: readonly string[]): Set<number> {
     const line = lines[i]?.trim();
     return line !== undefined && (line === "" || MARKING.test(line) || ((counts.get(line) ?? 0) >= 2 && line.split(/\s+/).length <= 8 && !/[.:]$/.test(line)));
   };
+  // "Harrowgate Security Ltd · Registered in England 09876543      2/3": a footer that recurs
+  // with its page number.
+  const stem = (line: string) => line.trim().replace(PAGE_NUMBER, "");
+  const stems = new Map<string, number>();
+  for (const line of lines) if (PAGE_NUMBER.test(line.trim())) stems.set(stem(line), (stems.get(stem(line)) ?? 0) + 1);
+  const pageLine = (line: string) => PAGE_LINE.test(line.trim()) || (PAGE_NUMBER.test(line.trim()) && (stems.get(stem(line)) ?? 0) >= 2);
   lines.forEach((line, i) => {
-    if (!PAGE_LINE.test(line.trim()) || line.trim().split(/\s+/).length > 12) return;
+    if (!pageLine(line) || line.trim().split(/\s+/).length > 12) return;
     let start = i;
     let end = i;
     while (start - 1 >= 0 && i - (start - 1) <= 3 && running(start - 1)) start--;
     while (end + 1 < lines.length && end + 1 - i <= 3 && running(end + 1)) end++;
-    const before = lines.slice(0, start).findLast((l) => l.trim() !== "")?.trim() ?? "";
+    const before = lines.slice(0, start).filter((l) => l.trim() !== "").at(-1)?.trim() ?? "";
     const after = lines.slice(end + 1).find((l) => l.trim() !== "")?.trim() ?? "";
-    const goesOn = (!/[.!?:]$/.test(before) && /^[\p{Ll}\d(]/u.test(after)) || (TRAILING_AMOUNT.test(before) && TRAILING_AMOUNT.test(after));
+    // A sentence goes on in lower case or with a figure, not with a numbered heading ("6. Fees").
+    const continues = /^[\p{Ll}(]/u.test(after) || (/^\d/.test(after) && !/^\d{1,2}(?:\.\d{1,2})*[.)]?\s+\p{Lu}/u.test(after));
+    const goesOn = (!/[.!?:]$/.test(before) && continues) || (TRAILING_AMOUNT.test(before) && TRAILING_AMOUNT.test(after));
     // One blank line stays between sections; none where the text goes on.
     let blankKept = goesOn;
     for (let j = start; j <= end; j++) {
@@ -217,7 +226,38 @@ export function joinStory(text: string): string {
   );
 }
 
+const BORDER = /^\s*\+(?:[-=]+\+)+\s*$/;
+const PIPE_ROW = /^\s*\|.*\|\s*$/;
+
+/**
+ * An ASCII table ("+------+------+" borders, a cell's text wrapped onto rows whose first cell is
+ * empty) as the Markdown table it is: its first row the header, each wrapped cell whole again.
+ */
+export function asciiTables(text: string): string {
+  const lines = text.split("\n");
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!BORDER.test(lines[i]!) && !(PIPE_ROW.test(lines[i]!) && BORDER.test(lines[i + 1] ?? ""))) {
+      out.push(lines[i]!);
+      continue;
+    }
+    const rows: string[][] = [];
+    for (; i < lines.length && (BORDER.test(lines[i]!) || PIPE_ROW.test(lines[i]!)); i++) {
+      if (BORDER.test(lines[i]!)) continue;
+      const cells = lines[i]!.trim().slice(1, -1).split("|").map((cell) => cell.trim());
+      const previous = rows[rows.length - 1];
+      if (previous && cells[0] === "" && cells.length === previous.length) cells.forEach((cell, k) => (previous[k] = `${previous[k]} ${cell}`.trim()));
+      else rows.push(cells);
+    }
+    i--;
+    if (rows.length === 0) continue;
+    const row = (cells: string[]) => `| ${cells.join(" | ")} |`;
+    out.push("", row(rows[0]!), row(rows[0]!.map(() => "---")), ...rows.slice(1).map(row), "");
+  }
+  return out.join("\n");
+}
+
 /** Everything a review reads, before the Markdown lexer. */
 export function prepare(raw: string): string {
-  return jiraToMarkdown(unwrapEmail(joinStory(unwrapPdf(normalize(raw)))));
+  return jiraToMarkdown(unwrapEmail(joinStory(asciiTables(unwrapPdf(normalize(raw))))));
 }

@@ -150,11 +150,21 @@ const VERDICT = new Set(
     "weird strange odd properly messed buggy expected intended normal normally usual supposed fixed").split(" "),
 );
 
-/** A verdict and at most one other word ("Actual: export is not correct"): nothing a developer could check. */
+// Words that ask for help rather than say anything: "Please fix, it should work".
+const REQUEST = new Set("please fix asap urgently kindly help thanks thank".split(" "));
+// Hedges of someone who cannot say what they saw: "looks kind of weird, hard to describe, I think".
+const HEDGE = /\b(?:kind of|sort of|somehow|something (?:is|was|seems|looks) (?:off|wrong|weird|strange)|hard to (?:describe|explain|say)|(?:i|we) (?:think|guess)|not sure (?:what|how|why)|weird|strange|odd)\b/gi;
+
+/**
+ * A verdict and at most one other word ("Actual: export is not correct", "Please fix, it should
+ * work"), or hedges with nothing concrete ("the chart looks kind of weird, hard to describe"):
+ * nothing a developer could check.
+ */
 export function verdictOnly(text: string): boolean {
-  const content = contentWords(text);
+  if (concreteData(text) > 0) return false;
+  const content = contentWords(text).filter((w) => !REQUEST.has(w));
   const verdicts = content.filter((w) => VERDICT.has(w)).length;
-  return verdicts > 0 && content.length - verdicts <= 1 && concreteData(text) === 0;
+  return (verdicts > 0 && content.length - verdicts <= 1) || (text.match(HEDGE) ?? []).length >= 2;
 }
 
 // How someone feels about a result, a trend with no figure, or "we'll know it when we see it":

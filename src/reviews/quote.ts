@@ -48,7 +48,11 @@ interface Amount {
   raw: string;
   /** Where in its line it stands. */
   at: number;
+  /** A rate a quantity is priced at ("25 × 420 €", "20 tester-days at £1,150"), not what an item costs. */
+  rate: boolean;
 }
+
+const RATE_BEFORE = /(?:×|\bx|\*|@|\bat)\s*$/i;
 
 /** Amounts with the part of the text they stand in: a line, or a piece of one ("design EUR 6,000; build ..."). */
 function amounts(text: string): Amount[] {
@@ -59,7 +63,7 @@ function amounts(text: string): Amount[] {
   for (const line of pieces) {
     for (const m of line.matchAll(AMOUNT_PATTERN)) {
       const symbol = m[0].replace(/[\d.,' ]|(?<=\d\s?)[kKmM]\b/g, "").trim().toUpperCase();
-      out.push({ currency: CURRENCY[symbol] ?? symbol, value: parseAmount(m[1] ?? m[2] ?? "0"), line, raw: m[0], at: m.index });
+      out.push({ currency: CURRENCY[symbol] ?? symbol, value: parseAmount(m[1] ?? m[2] ?? "0"), line, raw: m[0], at: m.index, rate: RATE_BEFORE.test(line.slice(0, m.index)) });
     }
   }
   return out;
@@ -119,8 +123,8 @@ export function consistency(all: string, priceText: string, paymentText: string,
     .filter(([line]) => /\bsub-?total\b/i.test(line))
     .concat([...byLine].filter(([line]) => totalLine(line) && !/\bsub-?total\b|\bincl/i.test(line)))
     .map(([line, on]) => totalOf(on, line));
-  // "40 days × EUR 900 = EUR 36,000": the line's last amount is what it costs.
-  const items = [...byLine].filter(([line]) => item(line)).map(([, on]) => on.at(-1)!);
+  // "40 days × EUR 900 = EUR 36,000": the line's last amount that is no rate is what it costs.
+  const items = [...byLine].filter(([line]) => item(line)).flatMap(([, on]) => on.filter((a) => !a.rate).slice(-1));
   if (totals.length > 0 && items.length >= 2) {
     const sum = Math.round(items.reduce((s, a) => s + a.value, 0) * 100) / 100;
     const total = totals[0]!.value;
@@ -236,7 +240,7 @@ const OPEN_ENDED =
 
 // What is left out, said anywhere: "Not included: ...", "out of scope", "excludes", "is not part of this offer".
 const BOUNDARY =
-  /\|\s*(?:out|not included|excluded|out of scope)\s*\||\b(?:boundar(?:y|ies)|not (?:included|in scope|part of|covered|in this|within)|out of (?:the )?scope|outside (?:the |this |of )?(?:scope|engagement|offer|project|quote|proposal)|(?:excluded|excludes|exclusions?)(?!\s+(?:vat|tax|iva|gst|mwst))|(?:does|do|will|shall|is|are) not (?:include|cover|contain|be part)|(?:isn't|aren't|is not|are not) (?:part of|included|covered)|(?:anything|everything|whatever) (?:beyond|outside|else)|(?:we|this offer|this quote|the project) (?:will not|won't|does not|doesn't) (?:touch|cover|include|build|migrate|do)|beyond (?:the |this )?scope|(?:quoted|priced|billed|charged) separately|separate (?:offer|quote|agreement|contract)|not (?:part of )?this (?:mvp|phase|offer|quote|project))\b/i;
+  /\|\s*(?:out|not included|excluded|out of scope)\s*\||\b(?:boundar(?:y|ies)|not (?:included|in scope|part of|covered|in this|within)|out of (?:the )?scope|outside (?:the |this |of )?(?:scope|engagement|offer|project|quote|proposal)|(?:excluded|excludes|exclusions?)(?!\s+(?:vat|tax|iva|gst|mwst))|(?:does|do|will|shall|is|are) not (?:include|cover|contain|be part)|(?:isn't|aren't|is not|are not) (?:part of|included|covered)|(?:anything|everything) (?:beyond|outside)|(?:anything|everything) else (?:is|will be|would be|we quote|needs)|(?:we|this offer|this quote|the project) (?:will not|won't|would not|wouldn't|does not|doesn't) (?:touch|cover|include|build|migrate|do|re-?(?:train|write|design|build)|change|design|write|audit|assess)|beyond (?:the |this )?scope|(?:quoted|priced|billed|charged) separately|separate (?:offer|quote|agreement|contract)|not (?:part of )?this (?:mvp|phase|offer|quote|project))\b/i;
 
 // "between DKK 780,000 and DKK 940,000", "EUR 20–30k", "from $9k to $12k": a range is not a price to sign.
 const PRICE_RANGE = new RegExp(`\\bbetween\\s+(?:${AMOUNT})\\s+and\\s+(?:${AMOUNT})|\\bfrom\\s+(?:${AMOUNT})\\s+to\\s+(?:${AMOUNT})|(?:${AMOUNT})\\s?(?:–|-|to)\\s?(?:${AMOUNT})|${CURRENCY_SIGN}\\s?\\d+(?:[.,]\\d+)?\\s?[kK]?\\s?[–-]\\s?\\d+(?:[.,]\\d+)?\\s?[kK]\\b`, "iu");
@@ -253,7 +257,8 @@ function ranged(found: Judgement, priceId: string | undefined): Judgement {
  */
 function bounded(found: Judgement, scopeId: string | undefined, text: string): Judgement {
   if (scopeId === undefined) return found;
-  const open = OPEN_ENDED.exec(found.textOf(scopeId));
+  // "... moved across. Beyond that, we take on whatever else the team would like": said in the scope's paragraph.
+  const open = OPEN_ENDED.exec(`${found.textOf(scopeId)}\n${found.blockOf(scopeId)}`);
   const why = open ? `open-ended ("${open[0]}")` : BOUNDARY.test(text.replace(/\s+/g, " ")) ? undefined : "no exclusions or boundary stated";
   return why === undefined ? found : tooVague(found, scopeId, why);
 }

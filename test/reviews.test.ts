@@ -1120,6 +1120,20 @@ Your shop managers test the test version for one week and we go live after their
     expect(status(offer("We would rebuild the site on WordPress with the campaign pages and the donation page.\n\nWhatever else you need, just ask.")).scope).toBe("partial");
   });
 
+  it("reads the figures of a price column as written: aligned after their currency, bold, beside a day rate or a phone number", () => {
+    const total = (price: string) => reviewQuote(body("x").replace(/Price \|.*/, price), quoteRubric, noServices, url).consistency.find((c) => c.check === "total");
+    expect(total("Fees\nConcept ............ € 4.800,00\nTraining ........... €   600,00\nTotal .............. € 5.400,00")).toMatchObject({ ok: true });
+    expect(total("| Item | Days | Amount |\n|---|---|---|\n| Analysis | 3 | CHF 5'400.– |\n| Report | 1 | CHF 1'800.– |\n| **Total (day rate CHF 1'800.–)** | **4** | **CHF 7'200.–** |")).not.toMatchObject({ ok: false });
+    expect(total("| Item | Amount |\n|---|---|\n| Build | **€9,000** |\n| Launch | **€1,000** |\n| **Total** | **€10,000** |")).toMatchObject({ ok: true });
+    expect(total("Price (CAD)\nBuild: 2,000.00\nTraining: 1,000.00\nTotal: 3,000.00\nEvan Marsh · 403-555-0182")).toMatchObject({ ok: true });
+    expect(total("Price\nDesign: $2,000, 120 hours\nBuild: $1,000, 60 hours\nTotal: $3,000")).toMatchObject({ ok: true });
+  });
+
+  it("a price from one figure to another is a range, not a price to sign", () => {
+    const review = reviewQuote(body("x").replace(/Price \|.*/, "Price | Design: CHF 5'000.– to 6'000.–, build CHF 12'000.–"), quoteRubric, noServices, url);
+    expect(status(review)["price-breakdown"]).toBe("partial");
+  });
+
   it("checks the items of a price told in prose against its total, and a cap ('not exceed') is not an item", () => {
     const prose = `Our fee is fixed. Phase one is EUR 18,000, phase two EUR 16,500 and phase three EUR 12,000, for a total of EUR 48,000 excluding VAT. We invoice each phase on completion, with payment due within 30 days.`;
     const total = reviewQuote(prose, quoteRubric, noServices, url).consistency.find((c) => c.check === "total");

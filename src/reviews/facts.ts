@@ -15,8 +15,11 @@ const CURRENCY_ISO = "EUR|USD|GBP|CHF|AUD|CAD|SEK|NOK|DKK|PLN|INR|JPY|CNY|SGD|HK
 export const CURRENCIES = `${CURRENCY_SYMBOLS}|${CURRENCY_ISO}`;
 export const CURRENCY_SIGN = `(?:${CURRENCY_SYMBOLS}|\\b(?:${CURRENCY_ISO})\\b|\\beuros?\\b|\\bdollars?\\b|\\bpounds?\\b)`;
 // Bounded: "1 1 1 1 ..." must not make every start scan to the end of the text.
-const NUMBER = "\\d[\\d.,' ]{0,24}\\d(?:\\s?[kKmM]\\b)?|\\d(?:\\s?[kKmM]\\b)?";
-export const AMOUNT_PATTERN = new RegExp(`${CURRENCY_SIGN}\\s?(${NUMBER})|(${NUMBER})\\s?${CURRENCY_SIGN}`, "gi");
+// A space groups thousands ("12 500") only between a digit and three more: "$11,500, 6 weeks" and
+// "$2,000, 120 hours" are 11,500 and 2,000.
+const NUMBER = "\\d(?:[\\d.,']|(?<=\\d)\\s(?=\\d{3}(?!\\d))){0,24}\\d(?:\\s?[kKmM]\\b)?|\\d(?:\\s?[kKmM]\\b)?";
+// "€   600,00" and "CHF   800.–": a price column aligned with spaces after its currency.
+export const AMOUNT_PATTERN = new RegExp(`${CURRENCY_SIGN}[ \\t]{0,6}(${NUMBER})|(${NUMBER})\\s?${CURRENCY_SIGN}`, "gi");
 
 const PLATFORMS =
   "chrome|chromium|firefox|safari|edge|opera|internet explorer|ie ?11|webview|ios|ipados|android|windows|macos|mac os|os x|linux|ubuntu|debian|fedora|centos|rhel|alpine|iphone|ipad|pixel|samsung|galaxy|huawei|xiaomi|oneplus|node(?:\\.js)?|deno|python|java|jdk|jre|\\.net|dotnet|php|ruby|rust|postgres(?:ql)?|mysql|mariadb|mongodb|redis|kafka|docker|kubernetes|k8s|terraform|nginx|apache|tomcat|react|angular|vue|next\\.js|django|laravel|aws|azure|gcp|heroku|vercel";

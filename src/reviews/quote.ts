@@ -52,7 +52,8 @@ interface Amount {
   rate: boolean;
 }
 
-const RATE_BEFORE = /(?:×|\bx|\*|@|\bat)\s*$/i;
+// "12 * €900" multiplies; "**€900**" is bold.
+const RATE_BEFORE = /(?:×|\bx|(?<!\*)\*|@|\bat|\brate(?: of)?)\s*$/i;
 
 /** Amounts with the part of the text they stand in: a line, or a piece of one ("design EUR 6,000; build ..."). */
 function amounts(text: string): Amount[] {
@@ -122,6 +123,8 @@ export function consistency(all: string, priceText: string, paymentText: string,
   const totals = [...byLine]
     .filter(([line]) => /\bsub-?total\b/i.test(line))
     .concat([...byLine].filter(([line]) => totalLine(line) && !/\bsub-?total\b|\bincl/i.test(line)))
+    // "Total (day rate CHF 1'800.–" with its amount in the next cell: a rate alone states no total.
+    .filter(([, on]) => on.some((a) => !a.rate))
     .map(([line, on]) => totalOf(on, line));
   // "40 days × EUR 900 = EUR 36,000": the line's last amount that is no rate is what it costs.
   const items = [...byLine].filter(([line]) => item(line)).flatMap(([, on]) => on.filter((a) => !a.rate).slice(-1));
@@ -208,8 +211,9 @@ function totalOf(on: readonly Amount[], line: string): Amount {
   const before = on.find((a) => /^\s+in total\b/i.test(line.slice(a.at + a.raw.length, a.at + a.raw.length + 12)));
   if (before) return before;
   const at = line.search(/\b(?:sub-?)?total\b/i);
-  const after = at < 0 ? undefined : on.find((a) => a.at > at);
-  return after ?? on.at(-1)!;
+  // "Total (day rate CHF 1'800.–) | 7 | CHF 12'600.–": a rate on the total's line is not it.
+  const after = at < 0 ? undefined : on.find((a) => a.at > at && !a.rate);
+  return after ?? on.filter((a) => !a.rate).at(-1)!;
 }
 
 /**
@@ -242,8 +246,9 @@ const OPEN_ENDED =
 const BOUNDARY =
   /\|\s*(?:out|not included|excluded|out of scope)\s*\||\b(?:boundar(?:y|ies)|not (?:included|in scope|part of|covered|in this|within)|out of (?:the )?scope|outside (?:the |this |of )?(?:scope|engagement|offer|project|quote|proposal)|(?:excluded|excludes|exclusions?)(?!\s+(?:vat|tax|iva|gst|mwst))|(?:does|do|will|shall|is|are) not (?:include|cover|contain|be part)|(?:isn't|aren't|is not|are not) (?:part of|included|covered)|(?:anything|everything) (?:beyond|outside)|(?:anything|everything) else (?:is|will be|would be|we quote|needs)|(?:we|this offer|this quote|the project) (?:will not|won't|would not|wouldn't|does not|doesn't) (?:touch|cover|include|build|migrate|do|re-?(?:train|write|design|build)|change|design|write|audit|assess)|beyond (?:the |this )?scope|(?:quoted|priced|billed|charged) separately|separate (?:offer|quote|agreement|contract)|not (?:part of )?this (?:mvp|phase|offer|quote|project))\b/i;
 
-// "between DKK 780,000 and DKK 940,000", "EUR 20–30k", "from $9k to $12k": a range is not a price to sign.
-const PRICE_RANGE = new RegExp(`\\bbetween\\s+(?:${AMOUNT})\\s+and\\s+(?:${AMOUNT})|\\bfrom\\s+(?:${AMOUNT})\\s+to\\s+(?:${AMOUNT})|(?:${AMOUNT})\\s?(?:–|-|to)\\s?(?:${AMOUNT})|${CURRENCY_SIGN}\\s?\\d+(?:[.,]\\d+)?\\s?[kK]?\\s?[–-]\\s?\\d+(?:[.,]\\d+)?\\s?[kK]\\b`, "iu");
+// "between DKK 780,000 and DKK 940,000", "EUR 20–30k", "from $9k to $12k", "CHF 5'000.– to 6'000.–":
+// a range is not a price to sign.
+const PRICE_RANGE = new RegExp(`\\bbetween\\s+(?:${AMOUNT})\\s+and\\s+(?:${AMOUNT})|(?:${AMOUNT})(?:\\.[–-])?\\s+to\\s+\\d[\\d.,']*\\d|\\bfrom\\s+(?:${AMOUNT})\\s+to\\s+(?:${AMOUNT})|(?:${AMOUNT})\\s?(?:–|-|to)\\s?(?:${AMOUNT})|${CURRENCY_SIGN}\\s?\\d+(?:[.,]\\d+)?\\s?[kK]?\\s?[–-]\\s?\\d+(?:[.,]\\d+)?\\s?[kK]\\b`, "iu");
 
 /** A price given as a range leaves the one number to sign open: it counts as vague. */
 function ranged(found: Judgement, priceId: string | undefined): Judgement {

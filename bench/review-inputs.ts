@@ -19,6 +19,9 @@ const SHAPES: Record<string, string> = {
   "table rows": "| Item | € 1 |\n",
   "amounts on one total line": "total €1 ",
   "amounts each after 'fee'": "Price: fee EUR 1 ",
+  "page footers": "Acme Ltd 1/2\nPage 1 of 2\n\n",
+  "ASCII table rows": "+---+\n| a |\n|   | b |\n",
+  "a clause run on with ', so'": "we went, so ",
 };
 
 const fill = (unit: string, length: number) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length - 3) + (unit === " " ? "- b" : "end");

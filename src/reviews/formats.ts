@@ -147,8 +147,13 @@ function pageChrome(lines: readonly string[]): Set<number> {
     let end = i;
     while (start - 1 >= 0 && i - (start - 1) <= 3 && running(start - 1)) start--;
     while (end + 1 < lines.length && end + 1 - i <= 3 && running(end + 1)) end++;
-    const before = lines.slice(0, start).filter((l) => l.trim() !== "").at(-1)?.trim() ?? "";
-    const after = lines.slice(end + 1).find((l) => l.trim() !== "")?.trim() ?? "";
+    // The nearest text on either side, looked for line by line (not by copying the rest of the text per page).
+    let b = start - 1;
+    while (b >= 0 && lines[b]!.trim() === "") b--;
+    let a = end + 1;
+    while (a < lines.length && lines[a]!.trim() === "") a++;
+    const before = lines[b]?.trim() ?? "";
+    const after = lines[a]?.trim() ?? "";
     // A sentence goes on in lower case or with a figure, not with a numbered heading ("6. Fees").
     const continues = /^[\p{Ll}(]/u.test(after) || (/^\d/.test(after) && !/^\d{1,2}(?:\.\d{1,2})*[.)]?\s+\p{Lu}/u.test(after));
     const goesOn = (!/[.!?:]$/.test(before) && continues) || (TRAILING_AMOUNT.test(before) && TRAILING_AMOUNT.test(after));

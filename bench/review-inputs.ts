@@ -22,9 +22,17 @@ const SHAPES: Record<string, string> = {
   "page footers": "Acme Ltd 1/2\nPage 1 of 2\n\n",
   "ASCII table rows": "+---+\n| a |\n|   | b |\n",
   "a clause run on with ', so'": "we went, so ",
+  "spaces inside one line": "a b",
+  "a line of figures over a page footer": "1,",
 };
 
-const fill = (unit: string, length: number) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length - 3) + (unit === " " ? "- b" : "end");
+// "a" then spaces to the end of one line, or "1,1,1,...x" over a page footer: what a pattern that
+// may start anywhere in a run of spaces or figures meets.
+const FOOTER = "x\nPage 1 of 2\nEnd";
+const fill = (unit: string, length: number) =>
+  unit === "a b" ? `a${" ".repeat(length - 2)}b`
+  : unit === "1," ? unit.repeat(Math.ceil(length / 2)).slice(0, length - FOOTER.length) + FOOTER
+  : unit.repeat(Math.ceil(length / unit.length)).slice(0, length - 3) + (unit === " " ? "- b" : "end");
 
 /** Median milliseconds of three runs. */
 function time(work: () => unknown): number {

@@ -204,11 +204,10 @@ export async function loadContent(root: string, label = root, cache = new Source
     diagnostics.push(...loaded.diagnostics);
     if (loaded.file) files.push(loaded.file);
   });
-  const kept = present.filter((rel) => !vanished.has(rel));
-  cache.retain(kept.map((rel) => join(root, rel)));
+  cache.retain(present.map((rel) => join(root, rel)));
 
   for (const layout of LAYOUT) {
-    if (layout.file && !kept.includes(layout.file)) {
+    if (layout.file && (!present.includes(layout.file) || vanished.has(layout.file))) {
       diagnostics.push({
         file: at(layout.file), line: 1, column: 1, severity: "error",
         message: `required file is missing: create ${layout.file}`,

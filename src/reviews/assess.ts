@@ -79,10 +79,6 @@ interface Edge {
   shared?: boolean;
 }
 
-export function assess(raw: string, criteria: readonly Criterion[], limits: RubricLimits): Assessment {
-  return score(judge(raw, criteria), limits);
-}
-
 /** The criteria found in a text, before caps and the score. */
 export interface Judgement {
   criteria: CriterionResult[];
@@ -429,9 +425,8 @@ function expandContractions(text: string): string {
     .replace(/\b(\p{L}+)'ll\b/gu, "$1 will")
     .replace(/\b(we|you|they)'re\b/g, "$1 are")
     .replace(/\b(i|we|you|they)'ve\b/g, "$1 have")
-    .replace(/\b(i|we|you|they)'d\b/g, "$1 would")
-    // An offer told in the conditional ("we would review ...", "you would receive ...") says what will be done.
-    .replace(/\b(i|we|you|they) would\b/g, "$1 will");
+    // An offer told in the conditional ("we would review ...", "you'd receive ...") says what will be done.
+    .replace(/\b(i|we|you|they)(?:'d| would)\b/g, "$1 will");
 }
 
 function containsPhrase(text: string, phrase: string): boolean {
@@ -446,10 +441,12 @@ function containsPhrase(text: string, phrase: string): boolean {
 }
 
 /**
- * One span per criterion, at most one criterion per span: a bipartite matching found with
- * augmenting paths, criteria taken required first, then by weight, so a span two criteria could
- * use goes where it lets the most (and heaviest) be met. Full proofs are matched first; the
- * criteria left over then take what partial proofs remain.
+ * One span per criterion, and one criterion per span: a bipartite matching found with augmenting
+ * paths, criteria taken required first, then by weight, so a span two criteria could use goes
+ * where it lets the most (and heaviest) be met. Four phases: required criteria by full proofs
+ * under their own label or without one, then under any label, then every criterion by full
+ * proofs, then what partial proofs remain. Last, a criterion still open may share a span another
+ * took, by a fact of a kind it takes `alongside`.
  */
 function match(criteria: readonly Criterion[], edges: ReadonlyMap<string, Edge[]>): Map<string, Edge> {
   const order = [...criteria].sort((a, b) => Number(b.required ?? false) - Number(a.required ?? false) || b.weight - a.weight);

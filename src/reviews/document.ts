@@ -431,7 +431,7 @@ function standaloneLabel(line: string, resolve: LabelResolver): string | undefin
 /** "Scope", "4. Payment terms", "What happened?": short, no sentence end, and a known name. */
 function isKnownBare(line: string, resolve: LabelResolver): boolean {
   // "6. Fees (fixed, excl. VAT; 20 days at £1,150)": a remark in brackets after the name is no text.
-  const name = line.trim().replace(/\s*\([^()]*\)$/, "");
+  const name = line.trim().replace(/(?<!\s)\s*\([^()]*\)$/, "");
   // "Executive summary for leadership; technical report with findings," is a wrapped line of text.
   if (/[.!,]$/.test(name) || name.includes(";")) return false;
   const label = cleanLabel(name);

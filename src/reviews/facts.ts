@@ -218,10 +218,12 @@ function sentenceEnds(text: string, at: number): boolean {
 
 /** "So that it is there": a "so that", "because" or "in order to" with no reason after it gives none. */
 function purpose(text: string, pattern: RegExp): string | undefined {
-  const found = match(text, pattern);
-  if (found === undefined || !/^(?:so that|in order to|because)$/i.test(found)) return found;
-  const after = text.slice(text.toLowerCase().indexOf(found.toLowerCase()) + found.length);
-  return contentWords(after).length >= 2 ? found : undefined;
+  pattern.lastIndex = 0;
+  const m = pattern.exec(text);
+  if (!m) return undefined;
+  const found = m[0].trim();
+  if (!/^(?:so that|in order to|because)$/i.test(found)) return found;
+  return contentWords(text.slice(m.index + m[0].length)).length >= 2 ? found : undefined;
 }
 
 function match(text: string, pattern: RegExp): string | undefined {

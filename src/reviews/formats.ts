@@ -1,7 +1,9 @@
 /**
- * Turns what people paste into something the Markdown lexer reads: Unicode and line-break
- * clean-up, Jira wiki markup rewritten as Markdown, e-mail headers, reply lines and signatures
- * dropped. Every step is one pass over the lines, so the cost grows with the text's length only.
+ * Turns what people paste into something the Markdown lexer reads: Unicode, bullet glyphs and
+ * line-break clean-up; a PDF's page chrome dropped and its wrapped lines joined; ASCII tables as
+ * Markdown tables; a user story told a line a part as one sentence; e-mail headers, reply lines
+ * and signatures dropped; Jira wiki markup rewritten as Markdown. Every step is one pass over the
+ * lines, so the cost grows with the text's length only.
  */
 
 /** NFKC fixes PDF ligatures and odd spaces; hyphenated line breaks are rejoined. */
@@ -113,12 +115,13 @@ function isHeaderBlock(lines: string[], i: number): boolean {
 
 // "Page 2 of 4", "QT-1187 · Page 1 of 2 · confidential": a page footer or header of a pasted PDF.
 const PAGE_LINE = /^(?:[^\n]{0,60}?[\s·|–—-])?page\s+\d+\s*(?:of|\/)\s*\d+\b[^\n]{0,40}$/i;
-const PAGE_NUMBER = /\s{2,}(?:page\s+)?\d{1,3}\s*\/\s*\d{1,3}$|\s{2,}-\s*\d{1,3}\s*-$/i;
+// Anchored on the run's first space: a pattern free to start anywhere in a long run of spaces is quadratic.
+const PAGE_NUMBER = /(?<!\s)(?:\s{2,}(?:page\s+)?\d{1,3}\s*\/\s*\d{1,3}$|\s{2,}-\s*\d{1,3}\s*-$)/i;
 /** A page's marking printed beside its number ("CONFIDENTIAL", "Draft"), which is no heading. */
 const MARKING = /^(?:(?:strictly |private and |private & )?confidential|commercial in confidence|draft|proprietary|internal(?: use)? only|not for distribution)$/i;
 /** A line that opens with its label ("Deliverables - The ...", "Price: ..."). */
 const LABEL_START = /^\p{Lu}[\p{L}' ]{0,30}?(?::|\s[-–]\s)/u;
-const TRAILING_AMOUNT = /\d[\d.,']*\s*(?:[\p{Sc}]|[A-Z]{3})?$/u;
+const TRAILING_AMOUNT = /(?<![\d.,'])[.,']*\d[\d.,']*\s*(?:[\p{Sc}]|[A-Z]{3})?$/u;
 const MONTH_START = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/i;
 
 /**
@@ -200,23 +203,18 @@ export function unwrapPdf(text: string): string {
     if (!fenced && chrome.has(i)) continue;
     const prev = out[out.length - 1];
     const next = line.trim();
-    const wrapped = (prev: string) =>
+    if (fenced || prev === undefined || next === "" || prev.trim().length < 50 || /^\s*(?:[-*•+|>#]|\d{1,2}[.)]\s|\d{1,2}(?:\.\d{1,2})+\.?\s|[a-h][.)]\s|\([a-z]\)\s)/.test(line) || /[.!?:|]\s*$/.test(prev)) {
+      out.push(line);
+      continue;
+    }
+    const goesOn = !/;\s*$/.test(prev) && (/^\p{Ll}/u.test(next) || /^\d/.test(next) || MONTH_START.test(next));
+    const wrapped =
       width !== undefined &&
       prev.trimEnd().length + 1 + next.split(" ")[0]!.length > width &&
       !(/^\p{Lu}/u.test(next) && next.split(/\s+/).length <= 5 && !/[.,;]$/.test(next)) &&
       !LABEL_START.test(next);
-    if (
-      !fenced &&
-      prev !== undefined &&
-      next !== "" &&
-      prev.trim().length >= 50 &&
-      !/^\s*(?:[-*•+|>#]|\d{1,2}[.)]\s|\d{1,2}(?:\.\d{1,2})+\.?\s|[a-h][.)]\s|\([a-z]\)\s)/.test(line) &&
-      ((!/[.!?:;|]\s*$/.test(prev) && (/^\p{Ll}/u.test(next) || /^\d/.test(next) || MONTH_START.test(next))) || (!/[.!?:|]\s*$/.test(prev) && wrapped(prev)))
-    ) {
-      out[out.length - 1] = `${prev.trimEnd()} ${next}`;
-      continue;
-    }
-    out.push(line);
+    if (goesOn || wrapped) out[out.length - 1] = `${prev.trimEnd()} ${next}`;
+    else out.push(line);
   }
   return out.join("\n");
 }
@@ -225,7 +223,7 @@ export function unwrapPdf(text: string): string {
 const STORY_LINES = /^([ \t]*)((?:\*\*|_)?As an? [^\n]{1,80})\n[ \t]*((?:\*\*|_)?I (?:want|need|would like|'d like|wish|can)\b[^\n]*)(?:\n[ \t]*((?:\*\*|_)?(?:so that|in order to)\b[^\n]*))?$/gim;
 
 /** A user story written over several lines, read as the one sentence it is. */
-export function joinStory(text: string): string {
+function joinStory(text: string): string {
   return text.replace(STORY_LINES, (_all, indent: string, who: string, want: string, why?: string) =>
     `${indent}${[who, want, why].filter((part) => part !== undefined).map((part) => part.trim().replace(/[,.]$/, "")).join(", ")}`,
   );

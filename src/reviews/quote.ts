@@ -53,7 +53,13 @@ interface Amount {
 }
 
 // "12 * €900" multiplies; "**€900**" is bold.
-const RATE_BEFORE = /(?:×|\bx|(?<!\*)\*|@|\bat|\brate(?: of)?)\s*$/i;
+// Looked for just before each amount (sticky, from the amount's place), not by copying the line up to it.
+const RATE_BEFORE = /(?<=(?:×|\bx|(?<!\*)\*|@|\bat|\brate(?: of)?)\s*)/iy;
+
+function rateAt(line: string, at: number): boolean {
+  RATE_BEFORE.lastIndex = at;
+  return RATE_BEFORE.test(line);
+}
 
 /** Amounts with the part of the text they stand in: a line, or a piece of one ("design EUR 6,000; build ..."). */
 function amounts(text: string): Amount[] {
@@ -64,7 +70,7 @@ function amounts(text: string): Amount[] {
   for (const line of pieces) {
     for (const m of line.matchAll(AMOUNT_PATTERN)) {
       const symbol = m[0].replace(/[\d.,' ]|(?<=\d\s?)[kKmM]\b/g, "").trim().toUpperCase();
-      out.push({ currency: CURRENCY[symbol] ?? symbol, value: parseAmount(m[1] ?? m[2] ?? "0"), line, raw: m[0], at: m.index, rate: RATE_BEFORE.test(line.slice(0, m.index)) });
+      out.push({ currency: CURRENCY[symbol] ?? symbol, value: parseAmount(m[1] ?? m[2] ?? "0"), line, raw: m[0], at: m.index, rate: rateAt(line, m.index) });
     }
   }
   return out;

@@ -50,6 +50,7 @@ const EVIDENCE = [
   "instruction",
   "attempt",
   "conditions",
+  "schedule",
   "amount",
   "percentage",
   "date",

@@ -1298,6 +1298,54 @@ CVSS 3.1 scores, evidence and remediation guidance.`, quoteRubric, noServices, u
     expect(status(quote)).toMatchObject({ scope: "partial", "price-breakdown": "met" });
   });
 
+  it("reads a freelancer's labels as written: 'What I'll look at:', 'When:', 'I won't review ...' as the boundary", () => {
+    const review = reviewQuote(`Hallo Stefan,
+
+What I'll look at: the backend repository (Laravel 10), the database schema and the deployment pipeline. I won't review the Vue frontend and won't fix anything myself.
+
+What you get: a written report of about 10 pages with prioritised findings, plus a 1-hour call with your team.
+
+When: review on 21 and 22 November 2024, report by 27 November.
+
+Price: 2 days at € 1.200 = € 2.400 net. I invoice the full amount once the report is delivered; payment within 14 days.
+
+From your side I need read access to the repo by 20 November. The report is yours to use as you like. I'm happy to sign your NDA. The offer is valid until 15 November.`, quoteRubric, noServices, url);
+    expect(status(review)).toMatchObject({ scope: "met", deliverables: "met", "timeline-milestones": "met" });
+    expect(review.criteria.find((c) => c.id === "scope")!.evidence).not.toMatch(/^found/);
+    expect(review.passed, review.summary).toBe(true);
+  });
+
+  it("two dates or a range of days in one sentence are a schedule, under whatever label", () => {
+    const review = reviewQuote(`Rhythm\nResearch 2–13 September 2024; design iterations from 16 September to 4 October 2024.`, quoteRubric, noServices, url);
+    expect(review.criteria.find((c) => c.id === "timeline-milestones")).toMatchObject({ status: "met", evidence: expect.stringMatching(/^found without a label/) });
+  });
+
+  it("a short title line heads the paragraph under it ('Term' after a list of deliverables), and a response time is support", () => {
+    const review = reviewQuote(`What you get each month
+- A short report on the 5th: hours used, changes made and incidents
+- Up-to-date runbooks in your Notion
+
+Term
+Six months, November 1, 2024 to April 30, 2025, with a review call each month.
+
+The fine print
+- Response times: we acknowledge incidents within 1 business hour.
+- We work under your NDA, and we never copy customer data out of your accounts.`, quoteRubric, noServices, url);
+    const timeline = review.criteria.find((c) => c.id === "timeline-milestones")!;
+    expect(timeline).toMatchObject({ status: "met", evidence: expect.stringContaining("November 1") });
+    expect(timeline.evidence).not.toMatch(/found under/);
+    // "never copy customer data" is a promise about the data, not a denial of confidentiality.
+    expect(status(review)).toMatchObject({ "warranty-support": "met", "confidentiality-data": "met" });
+  });
+
+  it("reads 'Rs.' amounts whose full stop ends no sentence, and A$ as the Australian dollar", () => {
+    const rupees = reviewQuote("Price\nOur fees are Rs. 2,90,000 in total, consisting of Rs. 1,40,000 for data migration and Rs. 1,50,000 for the six reports.", quoteRubric, noServices, url);
+    expect(rupees.criteria.find((c) => c.id === "price-breakdown")!.status).toBe("met");
+    expect(rupees.consistency.find((c) => c.check === "total")).toMatchObject({ ok: true });
+    const dollars = reviewQuote("Price\nDesign A$ 4,000\nBuild AUD 8,000\nTotal AUD 12,000", quoteRubric, noServices, url);
+    expect(dollars.consistency.find((c) => c.check === "currency")).toMatchObject({ ok: true });
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

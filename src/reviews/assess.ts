@@ -2,7 +2,7 @@ import type { Criterion, RubricLimits } from "../catalog/types.js";
 import { readDocument, type Line, type Section } from "./document.js";
 import { DATA_KINDS, findFact, isAction, type Span } from "./facts.js";
 import { labelIndex, type LabelIndex } from "./labels.js";
-import { concreteData, contentWords, hollowLine, isFiller, saysUnknown, isNegatedFor, untestable, verdictOnly, vocabularyShare, words, type Hollow } from "./quality.js";
+import { concreteData, contentWords, expandContractions, hollowLine, isFiller, saysUnknown, isNegatedFor, untestable, verdictOnly, vocabularyShare, words, type Hollow } from "./quality.js";
 
 /**
  * Scores a text against a rubric, the same way for tickets and quotes. The text is read into
@@ -309,7 +309,7 @@ function makeSpan(section: Section, block: number, text: string, items: string[]
 // Chat messages start their sentences in lower case too ("... android 15). tap pay -> ...").
 const SENTENCE_END = /(?<=[.!?])\s+(?=["'(\p{L}\d])/u;
 const TURN = /;\s+|,\s+(?=(?:but|however|instead|whereas|while|although)\b)|(?<=\S)\s+(?=(?:but instead|but|instead it|instead the|instead of|however|because|so that|in order to|as required by|since)\b)/i;
-const ABBREVIATION = /\b(?:e\.g|i\.e|etc|vs|approx|est|incl|excl|no|nr|fig|ca|mr|mrs|ms|dr|st|v)\.$/i;
+const ABBREVIATION = /\b(?:e\.g|i\.e|etc|vs|approx|est|incl|excl|no|nr|fig|ca|mr|mrs|ms|dr|st|v|rs)\.$/i;
 
 export function clauses(text: string): string[] {
   return sentences(text).flatMap(turns);
@@ -411,22 +411,6 @@ function negated(span: ReadSpan, vocabulary: ReadonlySet<string>): boolean {
   // A response body's "unknown error" is what happened, not the author denying it.
   if (span.code) return false;
   return span.items.length > 0 ? span.items.every((item) => isNegatedFor(item, vocabulary)) : isNegatedFor(span.text, vocabulary);
-}
-
-/** "we'll build", "won't", "you’re", "we would" read as "we will build", "will not", "you are", "we will", for phrases either way. */
-function expandContractions(text: string): string {
-  return text
-    .replace(/[’‘]/g, "'")
-    // 'what does "done" look like' has the phrase's words, quoted or not.
-    .replace(/["“”`]/g, "")
-    .replace(/\bwon't\b/g, "will not")
-    .replace(/\bcan't\b/g, "cannot")
-    .replace(/\b(\p{L}+)n't\b/gu, "$1 not")
-    .replace(/\b(\p{L}+)'ll\b/gu, "$1 will")
-    .replace(/\b(we|you|they)'re\b/g, "$1 are")
-    .replace(/\b(i|we|you|they)'ve\b/g, "$1 have")
-    // An offer told in the conditional ("we would review ...", "you'd receive ...") says what will be done.
-    .replace(/\b(i|we|you|they)(?:'d| would)\b/g, "$1 will");
 }
 
 function containsPhrase(text: string, phrase: string): boolean {

@@ -75,11 +75,17 @@ function walk(tokens: readonly Token[], out: SectionBuilder): void {
         out.heading((token as Tokens.Heading).text);
         break;
       case "paragraph":
-      case "text":
-        // "The small print" over a list: a short title line heads the list, known name or not.
-        if (tokens[i + 1]?.type === "list" && TITLE.test(token.raw.trim())) out.heading(token.raw.trim());
-        else out.paragraph(token.raw);
+      case "text": {
+        // "The small print" over a list, "Term" over its paragraph: a short title line heads what
+        // is under it, known name or not, so its text is not read as the section before it.
+        const [first, ...rest] = token.raw.trim().split("\n");
+        const under = rest.length > 0 || ["list", "paragraph", "table"].includes(tokens[i + 1]?.type === "space" ? (tokens[i + 2]?.type ?? "") : (tokens[i + 1]?.type ?? ""));
+        if (under && TITLE.test(first!.trim())) {
+          out.heading(first!.trim());
+          if (rest.length > 0) out.paragraph(rest.join("\n"));
+        } else out.paragraph(token.raw);
         break;
+      }
       case "list":
         list(token as Tokens.List, out);
         break;

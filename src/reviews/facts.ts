@@ -13,7 +13,8 @@ const CURRENCY_SYMBOLS = "€|\\$|£|₹|¥";
 const CURRENCY_ISO = "EUR|USD|GBP|CHF|AUD|CAD|SEK|NOK|DKK|PLN|INR|JPY|CNY|SGD|HKD|NZD|ZAR|BRL|MXN|CZK|HUF|RON";
 /** Every currency a review knows, as symbols and ISO codes, for other patterns to build on. */
 export const CURRENCIES = `${CURRENCY_SYMBOLS}|${CURRENCY_ISO}`;
-export const CURRENCY_SIGN = `(?:${CURRENCY_SYMBOLS}|\\b(?:${CURRENCY_ISO})\\b|\\beuros?\\b|\\bdollars?\\b|\\bpounds?\\b)`;
+// "A$ 12,000" and "NZ$" are their own dollars; "Rs. 1,40,000", "12 500 kr" name their currency in a word.
+export const CURRENCY_SIGN = `(?:\\b(?:AU?|CA?|NZ|US|S|HK|R)\\$|${CURRENCY_SYMBOLS}|\\b(?:${CURRENCY_ISO})\\b|\\beuros?\\b|\\bdollars?\\b|\\bpounds?\\b|\\brs\\b\\.?|\\brupees\\b|\\bkr\\b\\.?)`;
 // Bounded: "1 1 1 1 ..." must not make every start scan to the end of the text.
 // A space groups thousands ("12 500") only between a digit and three more: "$11,500, 6 weeks" and
 // "$2,000, 120 hours" are 11,500 and 2,000.
@@ -178,6 +179,7 @@ const DETECTORS: Record<Evidence, (span: Span) => string | undefined> = {
   "user-story": (s) => match(s.text, RE.userStory),
   "so-that": (s) => purpose(s.text, RE.soThat),
   opening: (s) => (s.opening ? s.text : undefined),
+  schedule: (s) => (s.code ? undefined : schedule(s.text)),
   amount: (s) => match(s.text, RE.amount),
   percentage: (s) => match(s.text, RE.percentage),
   date: (s) => match(s.text, RE.date),
@@ -189,6 +191,19 @@ const DETECTORS: Record<Evidence, (span: Span) => string | undefined> = {
   // deliveries are retried": testable conditions listed in one sentence.
   conditions: (s) => (s.code || s.text.split(" ").length < 12 || (s.text.match(/,\s|;\s|\band\b/g) ?? []).length < 2 ? undefined : s.text),
 };
+
+const DATES = new RegExp(RE.date.source, "gi");
+const DAY_RANGE = new RegExp(`\\b\\d{1,2}(?:st|nd|rd|th)?\\s?(?:[–-]|to)\\s?\\d{1,2}(?:st|nd|rd|th)?\\s+${MONTH}|\\b${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?\\s?[–-]\\s?\\d{1,2}\\b`, "i");
+
+/**
+ * "Review on 21 and 22 November, report by 27 November", "testing 2–13 November", "weeks 1–2
+ * research, weeks 3–5 design": two dates, or a range of days, in one span are a schedule by what
+ * they are, whatever label they are under.
+ */
+function schedule(text: string): string | undefined {
+  const found = text.match(DATES) ?? [];
+  return found.length >= 2 ? found.slice(0, 2).join(" … ") : match(text, DAY_RANGE);
+}
 
 /**
  * "Is the green card available through the API?": a question mark that ends at least twelve

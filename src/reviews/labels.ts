@@ -1,6 +1,6 @@
 import type { Criterion } from "../catalog/types.js";
 import type { LabelResolver } from "./document.js";
-import { contentWords, stemOf, words } from "./quality.js";
+import { contentWords, expandContractions, stemOf, words } from "./quality.js";
 
 /**
  * Maps a label as written ("Steps to reproduce the behavior", "What browsers are you seeing the
@@ -19,9 +19,10 @@ export interface LabelIndex {
 // Words a label can leave out or add without naming something else ("What did you expect?").
 const FILLER = new Set("a an the of to for in on at is are was be you your do does did i we my our me us please and or it this that with by any".split(" "));
 
-// "Fees (GBP, fixed, excl. VAT)": a remark in brackets is not part of what the label names.
+// "Fees (GBP, fixed, excl. VAT)": a remark in brackets is not part of what the label names;
+// "What I'll look at" is "what I will look at".
 function tokens(text: string): string[] {
-  return words(text.replace(/\([^()]*\)/g, " ").replace(/[-/]/g, " ")).filter((w) => !FILLER.has(w)).map(stemOf);
+  return words(expandContractions(text.toLowerCase().replace(/\([^()]*\)/g, " ").replace(/[-/]/g, " "))).filter((w) => !FILLER.has(w)).map(stemOf);
 }
 
 /** Vocabulary is what a label names, without question words ("done when" is about "done"). */

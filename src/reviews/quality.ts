@@ -205,7 +205,7 @@ export function isNegatedFor(line: string, vocabulary: ReadonlySet<string>): boo
   if (!NEGATION.test(line)) return false;
   for (let i = 0; i < all.length; i++) {
     if (!vocabulary.has(stemOf(all[i]!))) continue;
-    const before = all.slice(Math.max(0, i - 4), i).join(" ");
+    const before = all.slice(Math.max(0, i - 2), i).join(" ");
     const after = all.slice(i + 1, i + 3).join(" ");
     if (NEGATION.test(before) || /^(?:not|unknown|unclear|n\/a|none)\b/.test(after)) return true;
   }
@@ -229,4 +229,20 @@ export function concreteData(text: string): number {
     if (/["“`][^"”`\n]{2,80}["”`]/.test(sentence)) count++;
   }
   return count;
+}
+
+/** "we'll build", "won't", "you’re", "we would" read as "we will build", "will not", "you are", "we will", for phrases either way. */
+export function expandContractions(text: string): string {
+  return text
+    .replace(/[’‘]/g, "'")
+    // 'what does "done" look like' has the phrase's words, quoted or not.
+    .replace(/["“”`]/g, "")
+    .replace(/\bwon't\b/g, "will not")
+    .replace(/\bcan't\b/g, "cannot")
+    .replace(/\b(\p{L}+)n't\b/gu, "$1 not")
+    .replace(/\b(\p{L}+)'ll\b/gu, "$1 will")
+    .replace(/\b(we|you|they)'re\b/g, "$1 are")
+    .replace(/\b(i|we|you|they)'ve\b/g, "$1 have")
+    // An offer told in the conditional ("we would review ...", "you'd receive ...") says what will be done.
+    .replace(/\b(i|we|you|they)(?:'d| would)\b/g, "$1 will");
 }

@@ -29,7 +29,10 @@ export interface QuoteReview {
   };
 }
 
-const CURRENCY: Record<string, string> = { "€": "EUR", $: "USD", "£": "GBP", EURO: "EUR", EUROS: "EUR", DOLLAR: "USD", DOLLARS: "USD", POUND: "GBP", POUNDS: "GBP", "₹": "INR", "¥": "JPY" };
+const CURRENCY: Record<string, string> = {
+  "€": "EUR", $: "USD", "£": "GBP", EURO: "EUR", EUROS: "EUR", DOLLAR: "USD", DOLLARS: "USD", POUND: "GBP", POUNDS: "GBP", "₹": "INR", "¥": "JPY",
+  "A$": "AUD", "AU$": "AUD", "C$": "CAD", "CA$": "CAD", "NZ$": "NZD", "US$": "USD", "S$": "SGD", "HK$": "HKD", "R$": "BRL", RS: "INR", "RS.": "INR", RUPEES: "INR", KR: "KR", "KR.": "KR",
+};
 
 /** "42,000", "12.500,00", "1 250", "42k" → number; the last separator followed by two digits is decimal. */
 export function parseAmount(text: string): number {
@@ -66,7 +69,7 @@ function amounts(text: string): Amount[] {
   const out: Amount[] = [];
   // A table row ("Design | EUR 2,900") is one line; "design €6,000 | build €9,000" is two. A full
   // stop ends a piece, but for an abbreviation's ("Total (excl. VAT) | £32,400").
-  const pieces = text.split(/\n|;\s*|,\s+(?=\D)|(?<!\b(?:excl|incl|approx|ca|no|nr|e\.g|i\.e|vs))\.\s+/i).flatMap((line) => ((line.match(AMOUNT_PATTERN) ?? []).length > 1 ? line.split(/(?<=\S)\s[|·•]\s|(?<=\S)\s+and\s+|(?<=\bin total)\s*\(/i) : [line]));
+  const pieces = text.split(/\n|;\s*|,\s+(?=\D)|(?<!\b(?:excl|incl|approx|ca|no|nr|e\.g|i\.e|vs|rs))\.\s+/i).flatMap((line) => ((line.match(AMOUNT_PATTERN) ?? []).length > 1 ? line.split(/(?<=\S)\s[|·•]\s|(?<=\S)\s+and\s+|(?<=\bin total)\s*\(/i) : [line]));
   for (const line of pieces) {
     for (const m of line.matchAll(AMOUNT_PATTERN)) {
       const symbol = m[0].replace(/[\d.,' ]|(?<=\d\s?)[kKmM]\b/g, "").trim().toUpperCase();
@@ -250,7 +253,7 @@ const OPEN_ENDED =
 
 // What is left out, said anywhere: "Not included: ...", "out of scope", "excludes", "is not part of this offer".
 const BOUNDARY =
-  /\|\s*(?:out|not included|excluded|out of scope)\s*\||\b(?:boundar(?:y|ies)|not (?:included|in scope|part of|covered|in this|within)|out of (?:the )?scope|outside (?:the |this |of )?(?:scope|engagement|offer|project|quote|proposal)|(?:excluded|excludes|exclusions?)(?!\s+(?:vat|tax|iva|gst|mwst))|(?:does|do|will|shall|is|are) not (?:include|cover|contain|be part)|(?:isn't|aren't|is not|are not) (?:part of|included|covered)|(?:anything|everything) (?:beyond|outside)|(?:anything|everything) else (?:is|will be|would be|we quote|needs)|(?:we|this offer|this quote|the project) (?:will not|won't|would not|wouldn't|does not|doesn't) (?:touch|cover|include|build|migrate|do|re-?(?:train|write|design|build)|change|design|write|audit|assess)|beyond (?:the |this )?scope|(?:quoted|priced|billed|charged) separately|separate (?:offer|quote|agreement|contract)|not (?:part of )?this (?:mvp|phase|offer|quote|project))\b/i;
+  /\|\s*(?:out|not included|excluded|out of scope)\s*\||\b(?:boundar(?:y|ies)|not (?:included|in scope|part of|covered|in this|within)|out of (?:the )?scope|outside (?:the |this |of )?(?:scope|engagement|offer|project|quote|proposal)|(?:excluded|excludes|exclusions?)(?!\s+(?:vat|tax|iva|gst|mwst))|(?:does|do|will|shall|is|are) not (?:include|cover|contain|be part)|(?:isn't|aren't|is not|are not) (?:part of|included|covered)|(?:anything|everything) (?:beyond|outside)|(?:anything|everything) else (?:is|will be|would be|we quote|needs)|(?:we|i|this offer|this quote|the project) (?:will not|won't|would not|wouldn't|does not|doesn't|do not|don't) (?:touch|cover|include|build|migrate|do|re-?(?:train|write|design|build)|change|design|write|audit|assess|review|fix|test|look at|provide|handle)|beyond (?:the |this )?scope|(?:quoted|priced|billed|charged) separately|separate (?:offer|quote|agreement|contract)|not (?:part of )?this (?:mvp|phase|offer|quote|project))\b/i;
 
 // "between DKK 780,000 and DKK 940,000", "EUR 20–30k", "from $9k to $12k", "CHF 5'000.– to 6'000.–":
 // a range is not a price to sign.

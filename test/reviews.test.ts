@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import YAML from "yaml";
 import type { QuoteRubric, Service, TicketRubric } from "../src/catalog/types.js";
+import { unwrapChat } from "../src/reviews/formats.js";
 import { reviewQuote } from "../src/reviews/quote.js";
 import { reviewTicket } from "../src/reviews/ticket.js";
 import { SAMPLE_CONTENT } from "./helpers/content.js";
@@ -446,6 +447,60 @@ Actual: it's not right.`);
         "collapsible, remembered per user. As for how we'll know it's done, we'll know it when we see it, let's get something in and take it from there.",
     );
     expect(status(review)["acceptance-criteria"]).not.toBe("met");
+  });
+});
+
+describe("what chat, dictation and Gherkin features carry (#18, from ticket set N's dev part)", () => {
+  const feature = (ticketText: string) => reviewTicket({ ticketText, type: "feature" }, ticketRubric);
+  const scenarios = `  Scenario: Player reconnects within the grace period
+    Given a player is in a ranked 5v5 match
+    And their client loses connection
+    When the client reconnects within 90 seconds
+    Then the player is put back into the same match with the same hero
+    And no leaver penalty is recorded
+
+  Scenario: Hold expires
+    Given a player disconnected from a ranked match
+    When 90 seconds pass without a reconnect
+    Then the player is marked as a leaver and the usual penalty applies`;
+
+  it("a feature's scenarios say what it should do as well as how to check it", () => {
+    const review = feature(`Feature: Rejoin a ranked match after a disconnect
+
+  Why: players on unstable mobile connections get a 30-minute ranked ban when their app drops for a few seconds. Support gets ~400 tickets a week about it.
+
+${scenarios}`);
+    expect(status(review)).toMatchObject({ problem: "met", "proposed-behaviour": "met", "acceptance-criteria": "met" });
+    expect(review.passed).toBe(true);
+  });
+
+  it("a scenario, or its two-word title ('Hold expires'), is no reason for the feature", () => {
+    expect(status(feature(`Feature: Rejoin a ranked match after a disconnect\n\n${scenarios}`)).problem).not.toBe("met");
+  });
+
+  it("reads a chat log message by message, without its time and speaker", () => {
+    const review = feature(`[16:20] nadia (PM): writing this down before I forget — request from ops for the dispatch console
+[16:21] nadia (PM): problem: dispatchers can't tell which drivers are about to hit their legal driving limit. they find out when the driver calls in. happened 31 times in May
+[16:22] nadia (PM): ask: in the driver list, show remaining driving time per driver. amber badge under 60 min left, red under 30
+[16:24] tom (eng): and the assign flow?
+[16:27] nadia (PM): acceptance: driver with 45 min left shows amber badge "45m"; 20 min -> red; sorting by least time puts them first
+[16:27] tom (eng): 👍 ticketing it`);
+    expect(review.criteria.find((c) => c.id === "acceptance-criteria")).toMatchObject({ status: "met", evidence: expect.stringMatching(/^driver with 45 min/) });
+    // A log line's level is no speaker: its lines stay as they are.
+    expect(unwrapChat("14:02 ERROR api: upstream timed out\n14:03 ERROR api: retry failed")).toContain("14:02 ERROR api: upstream");
+  });
+
+  it("'Nothing really, just flagging it' under what is needed asks for nothing", () => {
+    const review = reviewTicket({ type: "question", ticketText: "QUESTION\nIs anyone else seeing DAGs slow down after moving to Airflow 2.8?\n\nCONTEXT\nWe moved from Airflow 2.6.3 to 2.8.1 on 2 April; every run of daily_sales_rollup now takes 70–80 min instead of 25. We checked the worker count and the machine type.\n\nWHAT I NEED\nNothing really, just flagging it in case anyone is curious." }, ticketRubric);
+    expect(status(review)["desired-outcome"]).toBe("missing");
+    expect(review.passed).toBe(false);
+  });
+
+  it("cuts a dictated run-on where 'so what we need is' starts a new thought", () => {
+    const review = reviewTicket({ type: "question", ticketText: `hi it's Gabriel from the mobile team quick question for the backend folks we're building offline mode for the field inspection app the React Native one version 2.3 and we need to know if the inspections API will accept a batch upload of up to 200 inspections in one POST or if we have to send them one by one
+because right now the docs for v2 of the API only show single create and we tried posting an array to staging and got a 413 so we don't know if that's a size limit or it's just not supported
+so what we need is either yes here's the endpoint and the max payload or no do them one at a time so we can pick the sync design before sprint planning on Monday thanks` }, ticketRubric);
+    expect(status(review)).toMatchObject({ question: "met", context: "met", "desired-outcome": "met" });
   });
 });
 

@@ -328,7 +328,8 @@ function sentences(text: string): string[] {
 // A dictated note or a chat message can run on for a paragraph without a full stop ("..., so what
 // we want is ..., and we'll call it done when ..."): a clause that long is cut where a new thought
 // starts after a comma.
-const RUN_ON = /,\s+(?=(?:so|and|but|then|which|right now|now|okay|ok|also|plus|anyway)\b)/i;
+// Dictated without a single comma, a new thought still starts with "so what we need is ...".
+const RUN_ON = /,\s+(?=(?:so|and|but|then|which|right now|now|okay|ok|also|plus|anyway)\b)|\s+(?=so (?:what|we|i|the|that|it|basically)\b)/i;
 const RUN_ON_WORDS = 60;
 
 /** A sentence's clauses, cut where prose turns from one fact to the next. */

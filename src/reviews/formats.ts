@@ -260,7 +260,20 @@ export function asciiTables(text: string): string {
   return out.join("\n");
 }
 
+// "[16:21] nadia (PM): ", "09:14 dana.k: ": a chat message's time and speaker.
+const CHAT_PREFIX = /^[ \t]*\[?\d{1,2}:\d{2}(?:[ \t]?[AaPp][Mm])?\]?[ \t]+(?!(?:ERROR|WARN|WARNING|INFO|DEBUG|FATAL|TRACE)\b)[\p{L}@][^:\n]{0,40}?:[ \t]+(?=\S)/gmu;
+
+/**
+ * A chat log ("[16:27] nadia (PM): acceptance: driver with 45 min left ..."): each message is a
+ * paragraph of its own, without its time and speaker, so a label it starts with is read as one.
+ * Only a text with two such lines or more is a chat; a log line's time has seconds and no speaker.
+ */
+export function unwrapChat(text: string): string {
+  if ((text.match(CHAT_PREFIX) ?? []).length < 2) return text;
+  return text.replace(CHAT_PREFIX, "\n");
+}
+
 /** Everything a review reads, before the Markdown lexer. */
 export function prepare(raw: string): string {
-  return jiraToMarkdown(unwrapEmail(joinStory(asciiTables(unwrapPdf(normalize(raw))))));
+  return jiraToMarkdown(unwrapEmail(joinStory(asciiTables(unwrapPdf(unwrapChat(normalize(raw)))))));
 }

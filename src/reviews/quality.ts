@@ -143,6 +143,8 @@ export function vocabularyShare(text: string, vocabulary: ReadonlySet<string>): 
 const NEGATION = /\b(?:no|not|none|nothing|without|never|n\/a|can't|cannot|couldn't|could not|unable to|don't|do not|didn't|did not|haven't|have not|hasn't|has not|isn't|is not|won't|will not|unknown|unclear|excluded)\b/i;
 const NOT_KNOWN = /\b(?:no idea|not sure|no clue|don't know|do not know|dunno|can't tell|cannot tell)\b/i;
 const NEGATED_START = /^(?:no|not|none|nothing|unknown|unclear|n\/a|can't say|cannot say|don't know|do not know|no idea|not sure|unsure)\b/i;
+// "Nothing really, just flagging it": a hedged nothing denies its section however long it goes on.
+const HEDGED_NOTHING = /^(?:nothing|none|no(?:thing)? one|nobody)[ ,]+(?:really|yet|for now|right now|at the moment|in particular|specific(?:ally)?|urgent|needed|required)\b/i;
 
 // Words that judge without saying how: "export is not correct", "it should work properly".
 const VERDICT = new Set(
@@ -200,7 +202,7 @@ export function saysUnknown(line: string): boolean {
  */
 export function isNegatedFor(line: string, vocabulary: ReadonlySet<string>): boolean {
   const all = words(line);
-  if (all.length <= 4 && NEGATED_START.test(line.trim())) return true;
+  if ((all.length <= 4 && NEGATED_START.test(line.trim())) || HEDGED_NOTHING.test(line.trim())) return true;
   if (saysUnknown(line)) return true;
   if (!NEGATION.test(line)) return false;
   for (let i = 0; i < all.length; i++) {

@@ -1401,6 +1401,21 @@ The fine print
     expect(dollars.consistency.find((c) => c.check === "currency")).toMatchObject({ ok: true });
   });
 
+  it("a numbered title over its paragraph ('PHASE 2 – Client intake portal (optional)') ends the price list before it", () => {
+    const review = reviewQuote(`Fees (fixed):
+  Discovery and template analysis             $2,400
+  Automation of 12 templates                 $10,800
+  Testing, training and handover              $3,600
+  Phase 1 total                              $16,800
+
+PHASE 2 – Client intake portal (optional)
+A secure portal for client intake. Fixed fee $11,500, 6 weeks, to be ordered in writing by June 30, 2025. If you order both phases the combined fee is $28,300.`, quoteRubric, noServices, url);
+    expect(review.consistency.find((c) => c.check === "total")).toMatchObject({ ok: true });
+    // A ticket's first line is its title, however it is written: it is the author's summary, no heading.
+    const task = reviewTicket({ type: "task", ticketText: "Rotate Stripe webhook signing secret (prod)\n\nSecret was printed in a CI job log on 12 Mar (job #88412, visible to all contractors). Roll the secret in the Stripe dashboard and redeploy payments-api.\nDone: new secret live, old one revoked in Stripe, test event from Stripe returns 200." }, ticketRubric);
+    expect(task.passed, task.summary).toBe(true);
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

@@ -43,6 +43,9 @@ export interface ReadDocument {
 const MAX_LABEL_WORDS = 10;
 /** A title line: capitalised, one to five words, no sentence end, colon or figure. */
 const TITLE = /^(?!(?:We|I|You|Our|Your|This|These|It|They|He|She|There|Please)\b)\p{Lu}[\p{L}'’&/-]*(?: [\p{L}'’&/-]+){0,4}$/u;
+/** A section's title over its paragraph may also number it and remark on it: "PHASE 2 – Client intake portal (optional)". */
+const NUMBERED_TITLE = /^(?!(?:We|I|You|Our|Your|This|These|It|They|He|She|There|Please)\b)\p{Lu}[\p{L}'’&/-]*(?: (?:[\p{L}'’&/-]+|\d{1,2}[.:]?|[–—]))*(?: \([\p{L} ,]{1,40}\))?$/u;
+const isTitle = (line: string) => TITLE.test(line) || (line.split(" ").length <= 8 && /\d|\(/.test(line) && NUMBERED_TITLE.test(line));
 /** A short label after a sentence's end on the same line: ". Why: ...". */
 // Chat writes them in lower case, or with '=' ("... export). done = new password in vault").
 const RUN_ON_LABEL = /(?<=[.!?)]\s{1,4})(\p{L}[\p{L} '’]{1,30}?)(?::|\s=)\s/gu;
@@ -76,12 +79,14 @@ function walk(tokens: readonly Token[], out: SectionBuilder): void {
         break;
       case "paragraph":
       case "text": {
-        // "The small print" over a list, "Term" over its paragraph: a short title line heads what
-        // is under it, known name or not, so its text is not read as the section before it.
-        const [first, ...rest] = token.raw.trim().split("\n");
-        const under = rest.length > 0 || ["list", "paragraph", "table"].includes(tokens[i + 1]?.type === "space" ? (tokens[i + 2]?.type ?? "") : (tokens[i + 1]?.type ?? ""));
-        if (under && TITLE.test(first!.trim())) {
-          out.heading(first!.trim());
+        // "The small print" over a list, "Term" or "PHASE 2 – Portal (optional)" over its paragraph:
+        // a short title line heads what is under it, known name or not, so its text is not read as
+        // the section before it. A ticket's first line is its title, the author's summary: it stays.
+        const [first, ...rest] = token.raw.trim().split("\n").map((l) => l.trim());
+        const next = tokens[i + 1]?.type === "space" ? tokens[i + 2]?.type : tokens[i + 1]?.type;
+        const heads = next === "list" ? TITLE.test(first!) : i > 0 && (rest.length > 0 || next === "paragraph" || next === "table") && isTitle(first!);
+        if (heads) {
+          out.heading(first!);
           if (rest.length > 0) out.paragraph(rest.join("\n"));
         } else out.paragraph(token.raw);
         break;

@@ -1416,6 +1416,52 @@ A secure portal for client intake. Fixed fee $11,500, 6 weeks, to be ordered in 
     expect(task.passed, task.summary).toBe(true);
   });
 
+  it("reads a freelancer's 'I' as the rubric's 'we': 'A few things I'll need from you' are the client's duties", () => {
+    const review = reviewQuote("Timing: I start on Monday 3 March and we go live on Tuesday 1 April.\n\nA few things I'll need from you: admin access to WordPress and your hosting by Friday 28 February, and a Shopify account in your name.", quoteRubric, noServices, url);
+    expect(status(review)["assumptions-responsibilities"]).toBe("met");
+  });
+
+  it("reads a price list under its lead-in ('Fixed fee of USD 96,000, as follows:') and under a column header naming the currency", () => {
+    const leadIn = reviewQuote("FEES\nFixed fee of USD 96,000, as follows:\nPhase 1 Design                       $18,000\nPhase 2 Configuration                $42,000\nPhase 3 Data migration               $36,000\nTotal                                $96,000", quoteRubric, noServices, url);
+    expect(leadIn.consistency.find((c) => c.check === "total")).toMatchObject({ ok: true });
+    const header = reviewQuote("4. COMMERCIALS\n   Item                                        Amount (INR)\n   Requirement study                              60,000.00\n   Payroll customisation                        1,80,000.00\n   Sub-total                                    2,40,000.00\n   GST @ 18%                                      43,200.00\n   Grand Total                                  2,83,200.00", quoteRubric, noServices, url);
+    expect(header.criteria.find((c) => c.id === "price-breakdown")!.status).toBe("met");
+    expect(header.consistency.find((c) => c.check === "total")).toMatchObject({ ok: true, message: expect.stringContaining("240000") });
+    // Instalments that split the price with its tax add up to the grand total.
+    const withTax = reviewQuote(`${"4. COMMERCIALS\n   Item                                        Amount (INR)\n   Requirement study                              60,000.00\n   Payroll customisation                        1,80,000.00\n   Sub-total                                    2,40,000.00\n   GST @ 18%                                      43,200.00\n   Grand Total                                  2,83,200.00"}\n\n5. PAYMENT TERMS\n40% advance with PO (Rs. 1,13,280), 60% after go-live (Rs. 1,69,920).`, quoteRubric, noServices, url);
+    expect(withTax.consistency.find((c) => c.check === "payment-amounts")).toMatchObject({ ok: true });
+  });
+
+  it("an ASCII table's border line ends a row: the total under the items is not read as their wrapped cell", async () => {
+    const { asciiTables } = await import("../src/reviews/formats.js");
+    const table = ["+----+----------------+---------+", "| #  | Item           | Price   |", "+----+----------------+---------+", "| 1  | Analysis       | 72 000  |", "| 2  | Backend and    | 216 000 |", "|    | database       |         |", "+----+----------------+---------+", "|    | TOTAL          | 288 000 |", "+----+----------------+---------+"].join("\n");
+    expect(asciiTables(table)).toContain("| 2 | Backend and database | 216 000 |");
+    expect(asciiTables(table)).toContain("|  | TOTAL | 288 000 |");
+  });
+
+  it("knows more currencies by their codes and words (AED, KSh, Kč, R), and no English word ('try 3 times', 'PHP 8.2') as one", () => {
+    const shillings = reviewQuote("5. PAYMENT\n5.1 25% on signing: KSh 600,000\n5.2 50% at start of pilot: KSh 1,300,000\n5.3 25% after rollout: KSh 600,000\n\n4. PRICE\nTotal KSh 2,400,000", quoteRubric, noServices, url);
+    expect(shillings.consistency.find((c) => c.check === "payment-amounts")).toMatchObject({ ok: false });
+    const mixed = reviewQuote("PRICE\nDesign AED 16,000\nBuild 28 000 Kč\nTotal R145,000", quoteRubric, noServices, url);
+    expect(mixed.consistency.find((c) => c.check === "currency")!.message).toMatch(/AED, CZK, ZAR/);
+    expect(reviewQuote("PRICE\nBuild in PHP 8.2 for EUR 4,000; try 3 times", quoteRubric, noServices, url).consistency.find((c) => c.check === "currency")).toMatchObject({ ok: true });
+  });
+
+  it("reads a key-value table aligned with spaces ('Acceptance    M3 is reached when ...') and 'What's out' as the scope's boundary", () => {
+    const review = reviewQuote(`WHAT'S IN / WHAT'S OUT
+Area                      In                                          Out
+Employee master sync      New hires, terminations, pay rates          Changes before go-live
+Payroll export            Weekly net-pay input file to Sage 300       Bank payment files
+
+GROUND RULES
+Topic         Terms
+Acceptance    M3 is reached when 3 consecutive pay weeks reconcile between Agrigate and Sage; signed by the Financial Manager.
+Changes       Written change request with cost and date impact before work starts.`, quoteRubric, noServices, url);
+    expect(review.criteria.find((c) => c.id === "acceptance")).toMatchObject({ status: "met", evidence: expect.stringMatching(/^M3 is reached/) });
+    expect(review.criteria.find((c) => c.id === "change-requests")).toMatchObject({ status: "met", evidence: expect.stringMatching(/^Written change request/) });
+    expect(review.criteria.find((c) => c.id === "scope")!.evidence).not.toMatch(/no exclusions/);
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

@@ -2,7 +2,7 @@ import type { Criterion, RubricLimits } from "../catalog/types.js";
 import { readDocument, type Line, type Section } from "./document.js";
 import { DATA_KINDS, findFact, isAction, type Span } from "./facts.js";
 import { labelIndex, type LabelIndex } from "./labels.js";
-import { concreteData, contentWords, expandContractions, hollowLine, isFiller, saysUnknown, isNegatedFor, untestable, verdictOnly, vocabularyShare, words, type Hollow } from "./quality.js";
+import { concreteData, contentWords, phraseForm, hollowLine, isFiller, saysUnknown, isNegatedFor, untestable, verdictOnly, vocabularyShare, words, type Hollow } from "./quality.js";
 
 /**
  * Scores a text against a rubric, the same way for tickets and quotes. The text is read into
@@ -123,7 +123,7 @@ export function judge(raw: string, criteria: readonly Criterion[], options: Judg
     return own.length > 0 && (saysUnknown(own[0]!.text) || own.every((s) => denies(s) || s.hollow === "placeholder"));
   };
   const lowerText = spans.map((s) => s.plain).join("\n");
-  const disowned = (c: Criterion) => (c.denials ?? []).some((d) => containsPhrase(lowerText, expandContractions(d.toLowerCase())));
+  const disowned = (c: Criterion) => (c.denials ?? []).some((d) => containsPhrase(lowerText, phraseForm(d.toLowerCase())));
   const edges = new Map(criteria.map((c) => {
     if (denied(c)) return [c.id, []];
     const all = edgesOf(c, spans, index);
@@ -293,7 +293,7 @@ const GHERKIN_NEXT = /^(?:given|when|then|and|but)\b/i;
 function makeSpan(section: Section, block: number, text: string, items: string[], ordered: boolean, code: boolean, opening: boolean, hollow: Hollow | undefined): ReadSpan {
   // The opening line is the author's own summary; a first line under a label ("Where: prod") is that label's.
   const span: ReadSpan = {
-    block, text, plain: expandContractions(text.toLowerCase()), items, ordered: ordered && items.length > 0, code, opening: opening && section.criterion === undefined,
+    block, text, plain: phraseForm(text.toLowerCase()), items, ordered: ordered && items.length > 0, code, opening: opening && section.criterion === undefined,
     sectionLabel: section.label, words: words(text).length, ...(section.criterion ? { label: section.criterion } : {}),
     // Judged once here rather than once per criterion.
     verdict: !code && verdictOnly(text), wish: !code && untestable(text, items),
@@ -361,7 +361,7 @@ export function parts(sentence: string): string[] {
 function edgesOf(c: Criterion, spans: readonly ReadSpan[], index: LabelIndex): Edge[] {
   const evidence = c.evidence ?? [];
   const data = c.data ?? [];
-  const phrases = (c.phrases ?? []).map((p) => expandContractions(p.toLowerCase()));
+  const phrases = (c.phrases ?? []).map((p) => phraseForm(p.toLowerCase()));
   const minWords = c.minWords ?? 3;
   const vocabulary = index.vocabularyOf.get(c.id)!;
   const edges: Edge[] = [];

@@ -54,9 +54,9 @@ const CURRENCY_HEADER = new RegExp(`(?:^|[^\\p{L}])(${CURRENCIES})(?:[^\\p{L}]|$
 const FIGURE_ONLY = new RegExp(`^(?:${CURRENCIES})?\\s?\\d[\\d.,' ]*(?:-|\\s?(?:${CURRENCIES}))?$`, "u");
 /** A currency named in a section's label, in brackets, after a comma or "in" ("fees (gbp, fixed)", "price in eur"), not "notes from ron". */
 const LABEL_CURRENCY = new RegExp(`(?:\\(\\s*|,\\s*|\\bin\\s+)(${CURRENCIES})(?:[^\\p{L}]|$)`, "iu");
-/** A figure that ends a line, written as money is ("12,000", "2.750,00", "19750"), not "Phase 2". */
+/** A figure that ends a line, written as money is ("12,000", "2.750,00", "1,80,000.00", "19750"), not "Phase 2". */
 // Not a phone number's last digits ("403-555-0182").
-const TRAILING_FIGURE = /(?<![\d.,'-])(?<!\d )(?!(?:19|20)\d\d\s*$)(\d{1,3}(?:[.,' ]\d{3})+(?:[.,]\d{2})?|\d{3,}(?:[.,]\d{2})?)\s*$/;
+const TRAILING_FIGURE = /(?<![\d.,'-])(?<!\d )(?!(?:19|20)\d\d\s*$)(\d{1,3}(?:,\d{2})+,\d{3}(?:\.\d{2})?|\d{1,3}(?:[.,' ]\d{3})+(?:[.,]\d{2})?|\d{3,}(?:[.,]\d{2})?)\s*$/;
 const BARE_NUMBER = /^([*_]{0,2})\s*(\d[\d.,' ]*)\s*([*_]{0,2})$/;
 const HTML_TAG = /<\/?(?:div|p|br|span|img|a|details|summary|b|i|u|s|strong|em|table|thead|tbody|tr|td|th|ul|ol|li|h[1-6]|pre|code|sub|sup|kbd|hr|input|blockquote|font|center)\b[^>]*>/gi;
 
@@ -139,6 +139,8 @@ class SectionBuilder {
   private block = 0;
   /** The currency each column of the current table is headed by. */
   private currencies: (string | undefined)[] = [];
+  /** The currency a column header line names ("Item        Amount (INR)"), for the figures under it. */
+  private blockCurrency: string | undefined;
 
   constructor(private readonly resolve: LabelResolver) {}
 
@@ -232,6 +234,7 @@ class SectionBuilder {
   endBlock(): void {
     this.block++;
     this.currencies = [];
+    this.blockCurrency = undefined;
     if (this.inline) {
       this.inline = false;
       // Back to the heading's section: text after a blank line belongs to it again.
@@ -298,6 +301,7 @@ class SectionBuilder {
       this.open(standalone, true);
       return;
     }
+    if (!/\d/.test(line) && line.split(/\s+/).length <= 8) this.blockCurrency = CURRENCY_HEADER.exec(line)?.[1] ?? this.blockCurrency;
     this.add(line, "text");
   }
 
@@ -356,7 +360,7 @@ class SectionBuilder {
   private add(raw: string, kind: LineKind, ordered?: boolean): void {
     const section = this.sections[this.sections.length - 1]!;
     // Under "Fees (GBP, excl. VAT)", "Build and deployment ...... 12,000" is GBP 12,000.
-    const currency = section.currency;
+    const currency = section.currency ?? this.blockCurrency;
     // A figure after another number ("Phase 1 – 3,500.00") keeps a dash between them: "1 EUR" is no amount.
     const text = currency && kind !== "code" && !CURRENCY_HEADER.test(raw) ? raw.replace(TRAILING_FIGURE, (figure, _f, at: number) => `${/\d\s*$/.test(raw.slice(0, at)) ? "– " : ""}${currency} ${figure.trim()}`) : raw;
     const line: Line = { text, kind, block: this.block, ...(ordered !== undefined && kind === "item" ? { ordered } : {}) };
@@ -389,7 +393,7 @@ function inlineLabel(line: string, resolve: LabelResolver): { label: string; res
 }
 
 function colonLabel(line: string, resolve: LabelResolver): { label: string; rest: string; known: boolean } | undefined {
-  const m = /^(?:\d+(?:\.\d+)*[.)]?\s+)?[*_]{0,2}([\p{L}][\p{L}\p{N} /&'’(),.-]{0,60}?)[*_]{0,2}\s*[:：]\s*[*_]{0,2}(?!\/\/)\s*(.*)$/u.exec(line.trim()) ?? equalsLabel(line);
+  const m = /^(?:\d+(?:\.\d+)*[.)]?\s+)?[*_]{0,2}([\p{L}][\p{L}\p{N} /&'’(),.-]{0,60}?)[*_]{0,2}\s*[:：]\s*[*_]{0,2}(?!\/\/)\s*(.*)$/u.exec(line.trim()) ?? equalsLabel(line) ?? alignedLabel(line, resolve);
   if (!m) return undefined;
   const label = cleanLabel(m[1]!);
   if (label === "" || wordsOf(label) > MAX_LABEL_WORDS) return undefined;
@@ -401,6 +405,12 @@ function colonLabel(line: string, resolve: LabelResolver): { label: string; rest
   // "USD 64,500 fixed, excl. sales tax:" introduces its lines; an amount is not a section name.
   if (!known && /\d{2}/.test(label)) return undefined;
   return { label, rest, known };
+}
+
+/** "Acceptance    M3 is reached when ...": a known name, then its value in a column aligned with spaces. */
+function alignedLabel(line: string, resolve: LabelResolver): RegExpExecArray | null {
+  const m = /^([\p{L}][\p{L}'’&/-]*(?: [\p{L}'’&/-]+){0,3})[ ]{3,}(\S.*)$/u.exec(line.trim());
+  return m && resolve(cleanLabel(m[1]!)) !== undefined ? m : null;
 }
 
 /** "done = new password in vault, old one revoked": a known name, an equals sign and its value. */

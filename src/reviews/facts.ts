@@ -10,11 +10,13 @@ import { contentWords } from "./quality.js";
  */
 const MONTH = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?";
 const CURRENCY_SYMBOLS = "€|\\$|£|₹|¥";
-const CURRENCY_ISO = "EUR|USD|GBP|CHF|AUD|CAD|SEK|NOK|DKK|PLN|INR|JPY|CNY|SGD|HKD|NZD|ZAR|BRL|MXN|CZK|HUF|RON";
+// Codes that are no English word ("TRY", "PHP", "COP" are: "try 3 times", "PHP 8.2").
+const CURRENCY_ISO = "EUR|USD|GBP|CHF|AUD|CAD|SEK|NOK|DKK|PLN|INR|JPY|CNY|SGD|HKD|NZD|ZAR|BRL|MXN|CZK|HUF|RON|AED|SAR|QAR|KWD|BHD|OMR|ILS|RUB|UAH|KRW|TWD|THB|MYR|IDR|VND|NGN|KES|EGP|ARS|CLP|ISK|BGN|RSD";
 /** Every currency a review knows, as symbols and ISO codes, for other patterns to build on. */
 export const CURRENCIES = `${CURRENCY_SYMBOLS}|${CURRENCY_ISO}`;
-// "A$ 12,000" and "NZ$" are their own dollars; "Rs. 1,40,000", "12 500 kr" name their currency in a word.
-export const CURRENCY_SIGN = `(?:\\b(?:AU?|CA?|NZ|US|S|HK|R)\\$|${CURRENCY_SYMBOLS}|\\b(?:${CURRENCY_ISO})\\b|\\beuros?\\b|\\bdollars?\\b|\\bpounds?\\b|\\brs\\b\\.?|\\brupees\\b|\\bkr\\b\\.?)`;
+// "A$ 12,000" and "NZ$" are their own dollars; "Rs. 1,40,000", "12 500 kr", "540 000 Kč", "KSh 600,000"
+// name their currency in a word; "R145,000" is in rand.
+export const CURRENCY_SIGN = `(?:\\b(?:AU?|CA?|NZ|US|S|HK|R)\\$|${CURRENCY_SYMBOLS}|\\b(?:${CURRENCY_ISO})\\b|\\beuros?\\b|\\bdollars?\\b|\\bpounds?\\b|\\brs\\b\\.?|\\brupees\\b|\\bkr\\b\\.?|\\bkč|\\bzł|\\bksh\\b|\\bR(?=\\s?\\d{1,3}(?:[ ,.]\\d{3})+))`;
 // Bounded: "1 1 1 1 ..." must not make every start scan to the end of the text.
 // A space groups thousands ("12 500") only between a digit and three more: "$11,500, 6 weeks" and
 // "$2,000, 120 hours" are 11,500 and 2,000.

@@ -245,12 +245,19 @@ export function asciiTables(text: string): string {
       continue;
     }
     const rows: string[][] = [];
+    // A row whose first cell is empty goes on with the row above (a wrapped cell), unless a border
+    // line stands between them: "|    | TOTAL excl. VAT | 540 000 |" under the items is a row of its own.
+    let bordered = true;
     for (; i < lines.length && (BORDER.test(lines[i]!) || PIPE_ROW.test(lines[i]!)); i++) {
-      if (BORDER.test(lines[i]!)) continue;
+      if (BORDER.test(lines[i]!)) {
+        bordered = true;
+        continue;
+      }
       const cells = lines[i]!.trim().slice(1, -1).split("|").map((cell) => cell.trim());
       const previous = rows[rows.length - 1];
-      if (previous && cells[0] === "" && cells.length === previous.length) cells.forEach((cell, k) => (previous[k] = `${previous[k]} ${cell}`.trim()));
+      if (previous && !bordered && cells[0] === "" && cells.length === previous.length) cells.forEach((cell, k) => (previous[k] = `${previous[k]} ${cell}`.trim()));
       else rows.push(cells);
+      bordered = false;
     }
     i--;
     if (rows.length === 0) continue;

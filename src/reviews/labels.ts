@@ -1,6 +1,6 @@
 import type { Criterion } from "../catalog/types.js";
 import type { LabelResolver } from "./document.js";
-import { contentWords, expandContractions, stemOf, words } from "./quality.js";
+import { contentWords, phraseForm, stemOf, words } from "./quality.js";
 
 /**
  * Maps a label as written ("Steps to reproduce the behavior", "What browsers are you seeing the
@@ -22,7 +22,7 @@ const FILLER = new Set("a an the of to for in on at is are was be you your do do
 // "Fees (GBP, fixed, excl. VAT)": a remark in brackets is not part of what the label names;
 // "What I'll look at" is "what I will look at".
 function tokens(text: string): string[] {
-  return words(expandContractions(text.toLowerCase().replace(/\([^()]*\)/g, " ").replace(/[-/]/g, " "))).filter((w) => !FILLER.has(w)).map(stemOf);
+  return words(phraseForm(text.toLowerCase().replace(/\([^()]*\)/g, " ").replace(/[-/]/g, " "))).filter((w) => !FILLER.has(w)).map(stemOf);
 }
 
 /** Vocabulary is what a label names, without question words ("done when" is about "done"). */

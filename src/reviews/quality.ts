@@ -233,8 +233,12 @@ export function concreteData(text: string): number {
   return count;
 }
 
-/** "we'll build", "won't", "you’re", "we would" read as "we will build", "will not", "you are", "we will", for phrases either way. */
-export function expandContractions(text: string): string {
+/**
+ * The form phrases are compared in: "we'll build", "won't", "you’re", "we would" read as "we will
+ * build", "will not", "you are", "we will"; and a freelancer's "I'll need", "my rate" as "we will
+ * need", "our rate", so the rubric's phrases need not be written for one author and for several.
+ */
+export function phraseForm(text: string): string {
   return text
     .replace(/[’‘]/g, "'")
     // 'what does "done" look like' has the phrase's words, quoted or not.
@@ -242,9 +246,13 @@ export function expandContractions(text: string): string {
     .replace(/\bwon't\b/g, "will not")
     .replace(/\bcan't\b/g, "cannot")
     .replace(/\b(\p{L}+)n't\b/gu, "$1 not")
+    .replace(/\bi'm\b|\bi am\b/g, "we are")
     .replace(/\b(\p{L}+)'ll\b/gu, "$1 will")
     .replace(/\b(we|you|they)'re\b/g, "$1 are")
     .replace(/\b(i|we|you|they)'ve\b/g, "$1 have")
     // An offer told in the conditional ("we would review ...", "you'd receive ...") says what will be done.
-    .replace(/\b(i|we|you|they)(?:'d| would)\b/g, "$1 will");
+    .replace(/\b(i|we|you|they)(?:'d| would)\b/g, "$1 will")
+    .replace(/\bi\b(?![.'])/g, "we")
+    .replace(/\bmy\b/g, "our")
+    .replace(/\bme\b/g, "us");
 }

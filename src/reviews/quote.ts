@@ -31,7 +31,7 @@ export interface QuoteReview {
 
 const CURRENCY: Record<string, string> = {
   "€": "EUR", $: "USD", "£": "GBP", EURO: "EUR", EUROS: "EUR", DOLLAR: "USD", DOLLARS: "USD", POUND: "GBP", POUNDS: "GBP", "₹": "INR", "¥": "JPY",
-  "A$": "AUD", "AU$": "AUD", "C$": "CAD", "CA$": "CAD", "NZ$": "NZD", "US$": "USD", "S$": "SGD", "HK$": "HKD", "R$": "BRL", RS: "INR", "RS.": "INR", RUPEES: "INR", KR: "KR", "KR.": "KR",
+  "A$": "AUD", "AU$": "AUD", "C$": "CAD", "CA$": "CAD", "NZ$": "NZD", "US$": "USD", "S$": "SGD", "HK$": "HKD", "R$": "BRL", RS: "INR", "RS.": "INR", RUPEES: "INR", KR: "KR", "KR.": "KR", "KČ": "CZK", "ZŁ": "PLN", KSH: "KES", R: "ZAR",
 };
 
 /** "42,000", "12.500,00", "1 250", "42k" → number; the last separator followed by two digits is decimal. */
@@ -64,15 +64,22 @@ function rateAt(line: string, at: number): boolean {
   return RATE_BEFORE.test(line);
 }
 
+// "Fixed fee of USD 96,000, as follows:" and "fixed £4,350, broken down as" state the total the
+// lines under them make; "..., consisting of Rs. 1,40,000 for ..." goes on with an item.
+const LEAD_IN_WORDS = "\\b(?:as follows|broken down(?: as)?|breaks down(?: as)?|made up of|consisting of|comprising|split (?:as|into))\\s*(?::\\s*)?";
+const LEAD_IN = `${LEAD_IN_WORDS}$`;
+// A table row ("Design | EUR 2,900") is one piece; "design €6,000 | build €9,000" is two. A full
+// stop ends a piece, but for an abbreviation's ("Total (excl. VAT) | £32,400"), and so does a
+// comma, but for one before a lead-in ("USD 96,000, as follows:").
+const PIECE_END = new RegExp(`\\n|;\\s*|,\\s+(?=\\D)(?!${LEAD_IN_WORDS}(?:\\n|$))|(?<!\\b(?:excl|incl|approx|ca|no|nr|e\\.g|i\\.e|vs|rs))\\.\\s+`, "i");
+
 /** Amounts with the part of the text they stand in: a line, or a piece of one ("design EUR 6,000; build ..."). */
 function amounts(text: string): Amount[] {
   const out: Amount[] = [];
-  // A table row ("Design | EUR 2,900") is one line; "design €6,000 | build €9,000" is two. A full
-  // stop ends a piece, but for an abbreviation's ("Total (excl. VAT) | £32,400").
-  const pieces = text.split(/\n|;\s*|,\s+(?=\D)|(?<!\b(?:excl|incl|approx|ca|no|nr|e\.g|i\.e|vs|rs))\.\s+/i).flatMap((line) => ((line.match(AMOUNT_PATTERN) ?? []).length > 1 ? line.split(/(?<=\S)\s[|·•]\s|(?<=\S)\s+and\s+|(?<=\bin total)\s*\(/i) : [line]));
+  const pieces = text.split(PIECE_END).flatMap((line) => ((line.match(AMOUNT_PATTERN) ?? []).length > 1 ? line.split(/(?<=\S)\s[|·•]\s|(?<=\S)\s+and\s+|(?<=\bin total)\s*\(/i) : [line]));
   for (const line of pieces) {
     for (const m of line.matchAll(AMOUNT_PATTERN)) {
-      const symbol = m[0].replace(/[\d.,' ]|(?<=\d\s?)[kKmM]\b/g, "").trim().toUpperCase();
+      const symbol = m[0].replace(/[\d.,' ]|(?<=\d\s?)[kKmM](?!\p{L})/gu, "").trim().toUpperCase();
       out.push({ currency: CURRENCY[symbol] ?? symbol, value: parseAmount(m[1] ?? m[2] ?? "0"), line, raw: m[0], at: m.index, rate: rateAt(line, m.index) });
     }
   }
@@ -97,10 +104,11 @@ function computations(text: string): { stated: number; computed: number; found: 
   return [...text.matchAll(COMPUTATION)].map((m) => ({ stated: valueOf(m.groups!.result!), computed: Number(m[1]!.replace(",", ".")) * valueOf(m.groups!.rate!), found: m[0] }));
 }
 
-const TOTAL = /\b(?:total|sum|grand total|in total|total price|total fee)\b/i;
-const NOT_AN_ITEM = /\b(?:total|subtotal|sub-total|vat|tax|btw|mwst|iva|gst|hst|mva|moms|tva|discount|not (?:to )?exceed|capped at|at most|maximum|per (?:day|hour|month|week|year)|a (?:day|month|year)|daily|hourly|monthly|rate|each|deposit|instal?ments?)\b|\/(?:day|h|hour|month)\b|%/i;
-
-const NOT_AN_INSTALMENT = new RegExp(NOT_AN_ITEM.source.replace("|deposit|instal?ments?", "").replace("|%", ""), "i");
+const TOTAL = new RegExp(`\\b(?:total|sum|grand total|in total|total price|total fee)\\b|${LEAD_IN}`, "i");
+/** Taxes, rates, caps and totals: amounts on a price line that say what no single item costs. */
+const NO_ITEM = "total|subtotal|sub-total|vat|tax|btw|mwst|iva|gst|hst|mva|moms|tva|discount|not (?:to )?exceed|capped at|at most|maximum|per (?:day|hour|month|week|year)|a (?:day|month|year)|daily|hourly|monthly|rate|each";
+const NOT_AN_ITEM = new RegExp(`\\b(?:${NO_ITEM}|deposit|instal?ments?)\\b|\\/(?:day|h|hour|month)\\b|%|${LEAD_IN}`, "i");
+const NOT_AN_INSTALMENT = new RegExp(`\\b(?:${NO_ITEM})\\b|\\/(?:day|h|hour|month)\\b`, "i");
 
 /** Line items against the total, payment shares against 100%, and a single currency. */
 export function consistency(all: string, priceText: string, paymentText: string, priceBlock = priceText): ConsistencyCheck[] {
@@ -173,11 +181,12 @@ export function consistency(all: string, priceText: string, paymentText: string,
   // Checked with shares given too ("At launch | 30% | £8,720"): a share's amount can be wrong.
   if (total !== undefined && instalments.length >= 2) {
     const sum = Math.round(instalments.reduce((s, a) => s + a.value, 0) * 100) / 100;
-    const ok = Math.abs(sum - total) < 1;
+    // Instalments may split the price with its tax: "Sub-total 3,90,000 / Grand Total 4,60,200".
+    const price = [total, ...[...byLine].filter(([line, on]) => totalLine(line) && on.some((a) => !a.rate)).map(([line, on]) => totalOf(on, line).value)].find((t) => Math.abs(sum - t) < 1);
     checks.push({
       check: "payment-amounts",
-      ok,
-      message: ok ? `The payment instalments add up to the price (${total}).` : `The payment instalments add up to ${sum}, but the price is ${total}: ask which is right.`,
+      ok: price !== undefined,
+      message: price !== undefined ? `The payment instalments add up to the price (${price}).` : `The payment instalments add up to ${sum}, but the price is ${total}: ask which is right.`,
     });
   }
   // "20% after each of the three sprints" is three instalments of 20%.
@@ -253,7 +262,7 @@ const OPEN_ENDED =
 
 // What is left out, said anywhere: "Not included: ...", "out of scope", "excludes", "is not part of this offer".
 const BOUNDARY =
-  /\|\s*(?:out|not included|excluded|out of scope)\s*\||\b(?:boundar(?:y|ies)|not (?:included|in scope|part of|covered|in this|within)|out of (?:the )?scope|outside (?:the |this |of )?(?:scope|engagement|offer|project|quote|proposal)|(?:excluded|excludes|exclusions?)(?!\s+(?:vat|tax|iva|gst|mwst))|(?:does|do|will|shall|is|are) not (?:include|cover|contain|be part)|(?:isn't|aren't|is not|are not) (?:part of|included|covered)|(?:anything|everything) (?:beyond|outside)|(?:anything|everything) else (?:is|will be|would be|we quote|needs)|(?:we|i|this offer|this quote|the project) (?:will not|won't|would not|wouldn't|does not|doesn't|do not|don't) (?:touch|cover|include|build|migrate|do|re-?(?:train|write|design|build)|change|design|write|audit|assess|review|fix|test|look at|provide|handle)|beyond (?:the |this )?scope|(?:quoted|priced|billed|charged) separately|separate (?:offer|quote|agreement|contract)|not (?:part of )?this (?:mvp|phase|offer|quote|project))\b/i;
+  /\|\s*(?:out|not included|excluded|out of scope)\s*\||\b(?:what(?:'s|’s| is) out|boundar(?:y|ies)|not (?:included|in scope|part of|covered|in this|within)|out of (?:the )?scope|outside (?:the |this |of )?(?:scope|engagement|offer|project|quote|proposal)|(?:excluded|excludes|exclusions?)(?!\s+(?:vat|tax|iva|gst|mwst))|(?:does|do|will|shall|is|are) not (?:include|cover|contain|be part)|(?:isn't|aren't|is not|are not) (?:part of|included|covered)|(?:anything|everything) (?:beyond|outside)|(?:anything|everything) else (?:is|will be|would be|we quote|needs)|(?:we|i|this offer|this quote|the project) (?:will not|won't|would not|wouldn't|does not|doesn't|do not|don't) (?:touch|cover|include|build|migrate|do|re-?(?:train|write|design|build)|change|design|write|audit|assess|review|fix|test|look at|provide|handle)|beyond (?:the |this )?scope|(?:quoted|priced|billed|charged) separately|separate (?:offer|quote|agreement|contract)|not (?:part of )?this (?:mvp|phase|offer|quote|project))\b/i;
 
 // "between DKK 780,000 and DKK 940,000", "EUR 20–30k", "from $9k to $12k", "CHF 5'000.– to 6'000.–":
 // a range is not a price to sign.

@@ -66,6 +66,7 @@ const criterionProperties = {
   headings: textList(60, 1),
   phrases: textList(80),
   denials: textList(80),
+  notWith: textList(80),
   evidence: evidenceList,
   alongside: evidenceList,
   data: evidenceList,

@@ -1462,6 +1462,26 @@ Changes       Written change request with cost and date impact before work start
     expect(review.criteria.find((c) => c.id === "scope")!.evidence).not.toMatch(/no exclusions/);
   });
 
+  it("a term with a template's gap left in ('payable within [X] days') is not stated yet", () => {
+    const review = reviewQuote("Payment: 50 % (€ 3.450,00) at the start and 50 % (€ 3.450,00) when the website goes online, payable within [X] days from the invoice.", quoteRubric, noServices, url);
+    expect(review.criteria.find((c) => c.id === "payment-terms")).toMatchObject({ status: "partial", evidence: expect.stringContaining('a gap left in ("[X]")') });
+  });
+
+  it("a quotation's header ('**Date:** 2025-06-16'), a payment date and a warranty after go-live are no timeline", () => {
+    const review = reviewQuote(`# Quotation No. TK-2025-0088
+
+**To:** Kurogane Shuzō Co., Ltd.
+**From:** Hoshizora Systems K.K., Tokyo
+**Date:** 2025-06-16
+
+## Payment
+50% (¥1,440,000) at order, 50% (¥1,440,000) at delivery; payment by bank transfer at the end of the month following the invoice.
+
+For six months after go-live we fix any defect free of cost.`, quoteRubric, noServices, url);
+    expect(review.criteria.find((c) => c.id === "timeline-milestones")!.status).toBe("missing");
+    expect(review.criteria.find((c) => c.id === "warranty-support")!.status).toBe("met");
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

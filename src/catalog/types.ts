@@ -141,6 +141,11 @@ export interface Criterion {
    * version in "On app 6.3.1 the photo is rotated" is where it happens as well as what happens.
    */
   alongside?: Evidence[];
+  /**
+   * Wording that makes a sentence about something else, so the criterion's phrases do not find it
+   * there: "50% on go-live, payable within 15 days" is a payment term, not the timeline.
+   */
+  notWith?: string[];
   /** Concrete data a label's or a phrase's text needs to count in full; without one it is partial. */
   data?: Evidence[];
   /** The ticket or quote cannot pass without this criterion met. */

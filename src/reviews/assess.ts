@@ -362,6 +362,7 @@ function edgesOf(c: Criterion, spans: readonly ReadSpan[], index: LabelIndex): E
   const evidence = c.evidence ?? [];
   const data = c.data ?? [];
   const phrases = (c.phrases ?? []).map((p) => phraseForm(p.toLowerCase()));
+  const notWith = (c.notWith ?? []).map((p) => phraseForm(p.toLowerCase()));
   const minWords = c.minWords ?? 3;
   const vocabulary = index.vocabularyOf.get(c.id)!;
   const edges: Edge[] = [];
@@ -397,7 +398,7 @@ function edgesOf(c: Criterion, spans: readonly ReadSpan[], index: LabelIndex): E
     }
     const lower = span.plain;
     const phrase = phrases.find((p) => containsPhrase(lower, p));
-    if (!phrase) return;
+    if (!phrase || notWith.some((p) => containsPhrase(lower, p))) return;
     const datum = data.length > 0 ? findFact(span, data) ?? findFact(whatFollows(spans, i), data) : undefined;
     // A sentence found by its wording needs four content words, or the criterion's minWords if fewer.
     const substantive = contentWords(span.text).length >= Math.min(4, c.minWords ?? 4);

@@ -62,7 +62,8 @@ export function jiraToMarkdown(text: string): string {
     .join("\n");
 }
 
-const HEADER = /^(?:from|sent|to|cc|bcc|date|reply-to|subject)\s*:/i;
+// "**Date:** 2025-06-16" under a quotation's title is a header line too.
+const HEADER = /^[*_]{0,2}(?:from|sent|to|cc|bcc|date|reply-to|subject)\s*:/i;
 const FORWARD = /^(?:-{2,}\s*(?:original message|forwarded message)\s*-{2,}|begin forwarded message:?)\s*$/i;
 const WROTE = /^on .{4,120}\bwrote:\s*$/i;
 const CLOSING = /^(?:best|kind|warm|many thanks|thanks|thank you|cheers|regards|best regards|kind regards|warm regards|with best regards|sincerely|yours sincerely|yours|groeten|met vriendelijke groet(?:en)?|mit freundlichen grüßen|viele grüße)[,!.]?\s*$/i;

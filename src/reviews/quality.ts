@@ -77,9 +77,19 @@ const VAGUE = new Set(
 );
 const VAGUE_HEAD = /\b(?:everything|anything|whatever|all (?:that is|that's|things|the (?:usual|necessary|required)))\b/i;
 
-// Placeholder tokens inside a line: <describe>, [e.g. iOS], '...', x.y.z, {{name}}, [insert date].
-const PLACEHOLDER_TOKENS =
-  /<[^<>\n]{1,60}>|\[(?![ xX]\]|\s*[\w.#-]*\d[\w.#-]*\s*\])[^\[\]\n]{1,80}\](?!\()|^\[[^\]\n]{1,120}$|\[\s*\]|(['"‘“])(?:\.{2,}|…)\1|\.{3,}|…|\bx\.y(?:\.z)?\b|\{\{[^}\n]*\}\}|\bXX+\b|\b(?:tbd|tba|todo)\b|\b(?:same as (?:before|above|last time|previous(?:ly)?|usual|always)|as (?:discussed|agreed|before|usual|always)|see (?:previous|earlier|my|last|the previous|the last|our) (?:mail|e-?mail|message|ticket|thread|call|conversation))\b/gi;
+// A template's gap left in a sentence: <describe>, [e.g. iOS], [insert date], "within [X] days", {{name}}, TBD.
+const LEFT_IN = /<[^<>\n]{1,60}>|\[(?![ xX]\]|\s*[\w.#-]*\d[\w.#-]*\s*\])[^\[\]\n]{1,80}\](?!\()|(?<=\S )\[[xX]\]|\[\s*\]|\{\{[^}\n]*\}\}|\bXX+\b|\b(?:tbd|tba|tbc|todo)\b/i;
+
+/** The first gap a template left in the text, if any. */
+export function leftIn(text: string): string | undefined {
+  return LEFT_IN.exec(text)?.[0];
+}
+
+// Placeholder tokens inside a line: the gaps above, a line that is one, '...', x.y.z, "as discussed".
+const PLACEHOLDER_TOKENS = new RegExp(
+  String.raw`${LEFT_IN.source}|^\[[^\]\n]{1,120}$|(['"‘“])(?:\.{2,}|…)\1|\.{3,}|…|\bx\.y(?:\.z)?\b|\b(?:same as (?:before|above|last time|previous(?:ly)?|usual|always)|as (?:discussed|agreed|before|usual|always)|see (?:previous|earlier|my|last|the previous|the last|our) (?:mail|e-?mail|message|ticket|thread|call|conversation))\b`,
+  "gi",
+);
 
 /** Why a line says nothing, or undefined when it has content of its own. */
 export function hollowLine(line: string): Hollow | undefined {

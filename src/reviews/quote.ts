@@ -2,6 +2,7 @@ import type { QuoteRubric, Service } from "../catalog/types.js";
 import { excerpt, judge, publicCriterion, score, type Assessment, type Judgement, type PublicCriterion } from "./assess.js";
 import { AMOUNT_PATTERN, CURRENCY_SIGN, findFact } from "./facts.js";
 import { normalize } from "./formats.js";
+import { leftIn } from "./quality.js";
 
 /**
  * Quote review: completeness against the statement-of-work rubric, consistency of the numbers,
@@ -286,6 +287,14 @@ function bounded(found: Judgement, scopeId: string | undefined, text: string): J
   return why === undefined ? found : tooVague(found, scopeId, why);
 }
 
+/** A term with a template's gap left in ("payable within [X] days", "go-live: TBD") is not stated yet. */
+function gapsFilled(found: Judgement): Judgement {
+  return found.criteria.reduce((j, c) => {
+    const gap = c.status === "met" ? leftIn(found.textOf(c.id)) : undefined;
+    return gap === undefined ? j : tooVague(j, c.id, `a gap left in ("${gap}")`);
+  }, found);
+}
+
 /** A criterion met in name, counted as vague, with the reason in front of its evidence. */
 function tooVague(found: Judgement, id: string, why: string): Judgement {
   const criteria = found.criteria.map((c) => (c.id === id && c.status === "met" ? { ...c, status: "partial" as const, points: c.weight / 2, evidence: excerpt(`${why}: ${c.evidence}`) } : c));
@@ -297,7 +306,7 @@ export function reviewQuote(quoteText: string, rubric: QuoteRubric, services: Re
   const priceId = rubric.criteria.find((c) => /price|cost|fee/.test(c.id))?.id;
   // The pasted text cleaned once, for the checks that read it whole.
   const text = normalize(quoteText);
-  const found = ranged(bounded(judge(quoteText, rubric.criteria, { splitClauses: true }), scopeId, text), priceId);
+  const found = gapsFilled(ranged(bounded(judge(quoteText, rubric.criteria, { splitClauses: true }), scopeId, text), priceId));
   const paymentId = rubric.criteria.find((c) => /payment/.test(c.id))?.id;
   const checks = consistency(text, priceId ? found.textOf(priceId) : "", paymentId ? found.textOf(paymentId) : "", priceId ? found.blockOf(priceId) : "");
   // Numbers that do not add up make the price (or the payment terms) unreliable: it cannot be signed.

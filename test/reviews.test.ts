@@ -504,6 +504,37 @@ so what we need is either yes here's the endpoint and the max payload or no do t
   });
 });
 
+describe("what only says it is done, wrong, wanted or asked (#18, from ticket set O's dev part)", () => {
+  it("an issue form's '_No response_' under acceptance criteria is empty, and no checkbox elsewhere makes up for it", () => {
+    const review = reviewTicket({ type: "feature", ticketText: "### Problem\n`mapkit-lite` has no way to cluster markers: 8,000 hydrant markers turn into a blob and panning drops to ~5 fps.\n\n### Proposed solution\nAn opt-in `cluster: { radius: 60 }` option on `MarkerLayer`; markers within `radius` pixels are drawn as one circle with the count.\n\n### Acceptance criteria\n\n_No response_\n\n### Would you be willing to submit a PR?\n\n- [x] Yes" }, ticketRubric);
+    expect(status(review)["acceptance-criteria"]).toBe("missing");
+  });
+
+  it("'Done: when it's done, ping me' is no definition of done", () => {
+    const review = reviewTicket({ type: "task", ticketText: "- Migrate DNS for the marketing sites from GoDaddy to Cloudflare\n- Why: the GoDaddy account is tied to a former employee's credit card; renewals failed twice this year.\n- How: export zone files, recreate records in Cloudflare, switch nameservers\n- Done: when it's done, ping me" }, ticketRubric);
+    expect(status(review)["definition-of-done"]).not.toBe("met");
+  });
+
+  it("'has not been working correctly', 'doesn't look right' say something is wrong, not what happens", () => {
+    const review = bug("h3. Description\nThe monthly payroll export has not been working correctly since the last update. Something is off with the file, the DATEV import doesn't look right.\n\nh3. Expected result\nThe export imports cleanly into DATEV LODAS with all 214 employees, as it did for April.\n\nh3. Steps to reproduce\n# HR Suite > Payroll > May 2024 run\n# Export > DATEV LODAS format\n# Import the file into DATEV\n\nh3. Environment\nHR Suite 11.3.0 (on-prem)");
+    expect(status(review)["observed-behaviour"]).not.toBe("met");
+    // A symptom beside the complaint is what happens.
+    expect(status(bug("The export has not been working since 11.3.0: it returns a 500 and the file is empty.\nSteps: open Payroll, click Export.\nIt should download the DATEV file.\nHR Suite 11.3.0 on Windows 11"))["observed-behaviour"]).toBe("met");
+  });
+
+  it("'because' gives a reason, not the answer a question needs; 'Can someone help with this?' asks nothing in particular", () => {
+    const view = reviewTicket({ type: "question", ticketText: "We're moving three distribution centres to the new cloud VMS (Milestone XProtect 2019 R3 today) in June. Legal said the 14 dock cameras should keep 90 days because of damage claims.\n\nWhat's your view on retention for the dock cameras going forward?" }, ticketRubric);
+    expect(status(view)["desired-outcome"]).not.toBe("met");
+    const help = reviewTicket({ type: "question", ticketText: "Remote staff open 600 MB Revit models over our WireGuard VPN from the Synology NAS (DSM 7.2) and it takes 9 minutes. We tried Synology Drive sync. The partners want a recommendation at the August meeting. Can someone help with this?" }, ticketRubric);
+    expect(status(help).question).not.toBe("met");
+  });
+
+  it("a proposal that is 'some kind of guidance, open to ideas' is no behaviour", () => {
+    const review = reviewTicket({ type: "feature", ticketText: "**Problem**\nTrial admins who don't invite a teammate in 3 days convert at 4%, versus 19% for those who do.\n\n**Proposal**\nProbably some kind of guidance, maybe a checklist or tips - open to ideas from design.\n\n**Done when**\n- Shipped to 50% of new trial workspaces behind flag `onboarding_v2`\n- Invite-within-3-days rate measured for 4 weeks; target +5 pp" }, ticketRubric);
+    expect(status(review)["proposed-behaviour"]).not.toBe("met");
+  });
+});
+
 describe("what a quote mark, a hedge or a version number hides", () => {
   it("finds a phrase whose word is quoted: 'what does \"done\" look like'", () => {
     const review = reviewTicket({ type: "task", ticketText: `[11:02] ines: can someone pick up removing the v1 webhook endpoint from crm-api? /hooks/v1/*

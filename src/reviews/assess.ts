@@ -1,6 +1,6 @@
 import type { Criterion, RubricLimits } from "../catalog/types.js";
 import { readDocument, type Line, type Section } from "./document.js";
-import { DATA_KINDS, findFact, isAction, type Span } from "./facts.js";
+import { DATA_KINDS, findFact, isAction, vagueComplaint, type Span } from "./facts.js";
 import { labelIndex, type LabelIndex } from "./labels.js";
 import { concreteData, contentWords, phraseForm, hollowLine, isFiller, saysUnknown, isNegatedFor, untestable, verdictOnly, vocabularyShare, words, type Hollow } from "./quality.js";
 
@@ -296,7 +296,7 @@ function makeSpan(section: Section, block: number, text: string, items: string[]
     block, text, plain: phraseForm(text.toLowerCase()), items, ordered: ordered && items.length > 0, code, opening: opening && section.criterion === undefined,
     sectionLabel: section.label, words: words(text).length, ...(section.criterion ? { label: section.criterion } : {}),
     // Judged once here rather than once per criterion.
-    verdict: !code && verdictOnly(text), wish: !code && untestable(text, items),
+    verdict: !code && (verdictOnly(text) || vagueComplaint(text)), wish: !code && untestable(text, items),
   };
   if (hollow) return { ...span, hollow };
   if (code) return span;

@@ -434,13 +434,14 @@ function softLabel(line: string, resolve: LabelResolver): { label: string; rest:
 
 /** A line that is a label by its form: bold alone, ALL CAPS, or a known name on its own. */
 function standaloneLabel(line: string, resolve: LabelResolver): string | undefined {
+  // "_No response_" is an issue form's empty answer, not a heading in italics.
+  if (hollowLine(line) !== undefined) return undefined;
   const bold = /^(?:\*\*|__)(.+?)(?:\*\*|__)$|^[*_]([^*_]+)[*_]$/.exec(line);
   if (bold) {
     const label = cleanLabel(bold[1] ?? bold[2]!);
     if (wordsOf(label) <= MAX_LABEL_WORDS && !/[.!]$/.test((bold[1] ?? bold[2]!).trim())) return label;
   }
   const letters = line.replace(/[^\p{L}]/gu, "");
-  if (hollowLine(line) !== undefined) return undefined;
   // "TOTAL 41,000" in capitals is a figure, not a heading.
   if (letters.length >= 3 && letters === letters.toUpperCase() && /\p{Lu}/u.test(letters) && wordsOf(cleanLabel(line)) <= 8 && !/[.!?]$/.test(line) && !/%|\d{2}/.test(line)) {
     return cleanLabel(line);

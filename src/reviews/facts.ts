@@ -62,7 +62,7 @@ const RE = {
   indirectQuestion: /\b(?:ask(?:s|ed)?|wonder(?:s|ed|ing)?|wants? to know|would like to know|needs? to know|(?:please )?(?:confirm|clarify|tell us)) (?:whether|if|how|which|what|when|why|where)\b[^.!?\n]{12,}/i,
   userStory: /\bas an? [\p{L}\s-]{2,60}?,? (?:i|we) (?:want|need|would like|wish|can)\b/iu,
   // "so I can prioritise paying customers": a purpose told without "that".
-  soThat: /\bso that\b|\bin order to\b|\bbecause\b|\bso (?:i|we|they|you|he|she|users?|customers?|agents?|staff|people|everyone|the \p{L}+) (?:can|could|will|would|do not|don't|no longer|never|stop|avoid)\b/iu,
+  soThat: /\bso that\b|\bin order to\b|\bso (?:i|we|they|you|he|she|users?|customers?|agents?|staff|people|everyone|the \p{L}+) (?:can|could|will|would|do not|don't|no longer|never|stop|avoid)\b/iu,
   checklist: /\[[ xX]\]/,
   amount: AMOUNT_PATTERN,
   percentage: /\b\d{1,3}(?:[.,]\d+)?\s?(?:%|percent\b)/i,
@@ -214,13 +214,16 @@ function schedule(text: string): string | undefined {
  * characters of its own sentence. Found from each "?" back to the sentence's start, so the work is
  * linear in the text (a pattern that tries every start before failing is quadratic).
  */
+// "Can someone help with this?", "Any ideas?": a call for help that asks nothing in particular.
+const HELP_ONLY = /^(?:(?:hi|hey|hello|so|ok|okay)[,!]?\s+)?(?:(?:can|could|would|will) (?:some(?:one|body)|any(?:one|body)|you(?: guys| all)?)(?: please)? (?:help|assist|advise|have a look|take a look|look into (?:it|this|that))(?: (?:me|us|here|out))?(?: (?:with|on) (?:this|that|it|the above))?(?: please)?|any (?:ideas|thoughts|suggestions|advice|help|pointers)|thoughts|ideas|help)\s*\?$/i;
+
 function directQuestion(text: string): string | undefined {
   for (let at = text.indexOf("?"); at >= 0; at = text.indexOf("?", at + 1)) {
     const next = text[at + 1];
     if (next !== undefined && !/\s/.test(next)) continue;
     let start = at;
     while (start > 0 && !(".!?\n".includes(text[start - 1]!) && sentenceEnds(text, start - 1))) start--;
-    if (at - start >= 12) return text.slice(start, at + 1).trim();
+    if (at - start >= 12 && !HELP_ONLY.test(text.slice(start, at + 1).trim())) return text.slice(start, at + 1).trim();
   }
   return undefined;
 }
@@ -250,6 +253,17 @@ function match(text: string, pattern: RegExp): string | undefined {
   const m = pattern.exec(text);
   pattern.lastIndex = 0;
   return m?.[0].trim();
+}
+
+// "Has not been working correctly", "the import doesn't look right", "something is off": a
+// complaint that something is wrong, without what.
+const VAGUE_WRONG =
+  /\b(?:(?:is|are|was|were|has|have|had|does|do|did)(?:n't| not)(?: been)? (?:work(?:ing|s)?|look(?:ing|s)?|seem(?:ing|s)?|behav(?:e|es|ing))(?: (?:right|correct(?:ly)?|properly|ok(?:ay)?|fine|as (?:it should|expected|intended)))?|something(?:'s| is| seems| looks)(?: a bit)? (?:off|wrong|weird|strange)|not (?:working|right|correct)(?: correctly| properly)?)\b/gi;
+
+/** A complaint with nothing observable besides it: no symptom, error, figure or value. */
+export function vagueComplaint(text: string): boolean {
+  const rest = text.replace(VAGUE_WRONG, " ");
+  return rest !== text && !RE.observedWording.test(rest) && !RE.errorMessage.test(rest) && !/\d/.test(rest);
 }
 
 export function findFact(span: Span, kinds: readonly Evidence[]): { kind: Evidence; found: string } | undefined {

@@ -63,6 +63,9 @@ const TEMPLATE = [
   /\(optional\)\s*$/i,
 ];
 
+// "Done: when it's done, ping me": a definition of done that only says it is done.
+const DONE_WHEN_DONE = /^(?:when|once|after) (?:it'?s|it is|it's all|everything(?:'s| is)|all is|we'?re|we are|i'?m|i am) (?:done|finished|complete(?:d)?|ready|over)\b/i;
+
 const PUT_OFF = /^(?:[\p{L}-]+\s+){0,3}?(?:to be|still to be|will be|is to be|are to be)\s+(?:agreed|defined|determined|confirmed|decided|discussed|clarified|announced|scheduled|planned|fixed|set)(?:\s+(?:later|together|jointly|at|during|in|after|once|when|with|by)\b|\s*$)/iu;
 
 // "Flexible – we will agree the dates together once ...", "the parties will settle the schedule
@@ -101,6 +104,7 @@ export function hollowLine(line: string): Hollow | undefined {
   if (TEMPLATE.some((t) => t.test(bare))) return "template";
   // "To be agreed at the kick-off", "dates to be confirmed later": put off, with no figure given.
   if (PUT_OFF.test(bare) && !/\d/.test(bare)) return "placeholder";
+  if (DONE_WHEN_DONE.test(bare)) return "placeholder";
   if (AGREED_LATER.test(bare) && !/\d/.test(bare)) return "placeholder";
   const left = bare.replace(PLACEHOLDER_TOKENS, " ");
   if (left !== bare && contentWords(left).length < 2) return "placeholder";
@@ -182,7 +186,7 @@ export function verdictOnly(text: string): boolean {
 // How someone feels about a result, a trend with no figure, or "we'll know it when we see it":
 // nothing a tester can check.
 const SUBJECTIVE =
-  /\b(?:feels?|felt|confident|confidence|happ(?:y|ier)|love|loves|delight\w*|satisf\w*|frustrat\w*|looks? (?:good|nice|great|better|clean|modern)|better|easier|nicer|faster|quicker|snappy|snappier|noticeabl[ey]|(?:stop|stops|less) complaining|smooth\w*|seamless\w*|intuitive\w*|polished|(?:go|goes|went) (?:down|up)|(?:is|are|be|gets?) improved|fewer|positive feedback|works? well|in control|less (?:confusion|friction|effort)|notice (?:a|any) difference|more (?:engaging|usable|flexible|efficient|productive)|(?:fast|quick|good|smart|accurate|reliable|stable) enough|know it when (?:we|i|you|they) see it|(?:we|i)(?:'ll| will) (?:just )?see|take it from there|see how it goes|play it by ear)\b/i;
+  /\b(?:feels?|felt|confident|confidence|happ(?:y|ier)|love|loves|delight\w*|satisf\w*|frustrat\w*|looks? (?:good|nice|great|better|clean|modern)|better|easier|nicer|faster|quicker|snappy|snappier|noticeabl[ey]|(?:stop|stops|less) complaining|smooth\w*|seamless\w*|intuitive\w*|polished|(?:go|goes|went) (?:down|up)|(?:is|are|be|gets?) improved|fewer|positive feedback|works? well|in control|less (?:confusion|friction|effort)|notice (?:a|any) difference|more (?:engaging|usable|flexible|efficient|productive)|(?:fast|quick|good|smart|accurate|reliable|stable) enough|know it when (?:we|i|you|they) see it|(?:we|i)(?:'ll| will) (?:just )?see|take it from there|see how it goes|play it by ear|some (?:kind|sort) of|open to (?:ideas|suggestions))\b/i;
 
 // A quoted value ('"Export" is greyed out'), not the apostrophes of "we'll know it's done".
 const QUOTED = /(?<!\p{L})["“'‘][^"“”'‘’\n]{2,}["”'’](?!\p{L})/u;

@@ -1513,6 +1513,75 @@ For six months after go-live we fix any defect free of cost.`, quoteRubric, noSe
     expect(review.criteria.find((c) => c.id === "warranty-support")!.status).toBe("met");
   });
 
+  it("reads an accounting tool's quotation: its fields are no terms, its dash rule no heading, its indented rows no code", () => {
+    const review = reviewQuote(`QUOTATION
+Quote number:   QU-0418
+Quote date:     10 January 2025
+Expiry date:    9 February 2025
+
+Bill to:
+Harrow & Finch Solicitors LLP
+
+Description                                         Qty    Unit price       Amount
+----------------------------------------------------------------------------------
+Discovery workshop (half day, on site)                1        650.00       650.00
+UX wireframes (per page template, max. 8)             8        275.00     2,200.00
+Visual design (homepage + 7 templates)                1      1,850.00     1,850.00
+----------------------------------------------------------------------------------
+                                                   Subtotal               4,700.00
+                                                   VAT 20%                  940.00
+                                                   TOTAL GBP              5,640.00
+
+Payment: 50% deposit (£2,820.00) on acceptance of this quote; 50% (£2,820.00) on launch.`, quoteRubric, noServices, url);
+    expect(review.criteria.find((c) => c.id === "price-breakdown")!.status).toBe("met");
+    expect(review.criteria.find((c) => c.id === "validity")!.status).toBe("met");
+    expect(review.criteria.find((c) => c.id === "timeline-milestones")!.status).toBe("missing");
+    expect(review.consistency.filter((c) => !c.ok)).toEqual([]);
+  });
+
+  it("checks a table's items at their row's last amount, without its optional extras", () => {
+    const grid = `| Item | Qty | Unit (CAD) | Amount (CAD) |
+|---|---|---|---|
+| Dell Latitude 5450, i5, 16 GB | 25 | 1,480.00 | 37,000.00 |
+| Dell WD19S docking station | 25 | 240.00 | 6,000.00 |
+| OPTIONAL – extended warranty | 1 | 900.00 | 900.00 |
+| | Subtotal | | 43,000.00 |
+| | GST 5% | | 2,150.00 |
+| | TOTAL CAD | | 45,150.00 |`;
+    expect(reviewQuote(grid, quoteRubric, noServices, url).consistency.find((c) => c.check === "total")).toMatchObject({ ok: true, message: expect.stringContaining("43000") });
+    // The cents of "Total 24,600.00; GST 9% 2,214.00; total payable SGD 26,814.00" are money under "Price (SGD)".
+    const cents = reviewQuote("Price (SGD, excl. GST):\n- Web application test, 8 days x 1,950.00 = 15,600.00\n- Retest, 1 day x 1,950.00 = 1,950.00\n- Reporting, fixed = 7,050.00\n- Total 24,600.00; GST 9% 2,214.00; total payable SGD 26,814.00", quoteRubric, noServices, url);
+    expect(cents.consistency.find((c) => c.check === "total")).toMatchObject({ ok: true });
+  });
+
+  it("a timeline 'To be confirmed after the kick-off' is not stated, whatever the section says after it", () => {
+    const review = reviewQuote("Timeline: To be confirmed after the kick-off meeting; we will share a detailed project plan within a week of it.\nHypercare (2 weeks) follows go-live.", quoteRubric, noServices, url);
+    expect(review.criteria.find((c) => c.id === "timeline-milestones")!.status).not.toBe("met");
+  });
+
+  it("'The supplier will deliver the solution' names no deliverable; a price that 'starts from €9,500' is no price", () => {
+    const deliverables = reviewQuote("2. Deliverables\nThe supplier will deliver the solution.\n\n3. Schedule\nAnalysis: 1 - 17 October 2025", quoteRubric, noServices, url);
+    expect(deliverables.criteria.find((c) => c.id === "deliverables")!.status).not.toBe("met");
+    const floor = reviewQuote("Price\nOur price for this work starts from €9,500 excluding VAT, depending on the final complexity.", quoteRubric, noServices, url);
+    expect(floor.criteria.find((c) => c.id === "price-breakdown")).toMatchObject({ status: "partial", evidence: expect.stringContaining("range") });
+  });
+
+  it("a numbered title over what it holds ('6. Other terms') ends the section before it, and '• Scope (out):' bounds the scope", () => {
+    const review = reviewQuote(`1. Scope
+• Scope (in): testing of the customer portal (portal.tanjonglog.sg, 3 user roles).
+• Scope (out): denial-of-service testing and social engineering.
+
+5. Payment
+The full amount is invoiced after acceptance and paid within 30 days of receipt.
+
+6. Other terms
+• Personal information is stored in Japan and handled under the Act on the Protection of Personal Information.
+• Project manager: Ms Haruka Ito; lead engineer: Mr Kenji Mori.
+• This quotation is valid until 31 March 2025.`, quoteRubric, noServices, url);
+    expect(status(review)).toMatchObject({ "confidentiality-data": "met", "team-roles": "met", validity: "met" });
+    expect(review.criteria.find((c) => c.id === "scope")!.evidence).not.toMatch(/no exclusions/);
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

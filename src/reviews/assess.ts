@@ -120,7 +120,8 @@ export function judge(raw: string, criteria: readonly Criterion[], options: Judg
   const denied = (c: Criterion) => {
     const own = spans.filter((s) => s.label === c.id);
     const denies = (s: ReadSpan) => s.hollow === "negated" || negated(s, index.vocabularyOf.get(c.id)!);
-    return own.length > 0 && (saysUnknown(own[0]!.text) || own.every((s) => denies(s) || s.hollow === "placeholder"));
+    // "Timeline: To be confirmed after the kick-off; we will share a plan then": the answer is its first words.
+    return own.length > 0 && (saysUnknown(own[0]!.text) || (own[0]!.hollow === "placeholder" && own[0]!.words >= 3) || own.every((s) => denies(s) || s.hollow === "placeholder"));
   };
   const lowerText = spans.map((s) => s.plain).join("\n");
   const disowned = (c: Criterion) => (c.denials ?? []).some((d) => containsPhrase(lowerText, phraseForm(d.toLowerCase())));

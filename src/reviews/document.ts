@@ -1,5 +1,5 @@
 import { Lexer, type Token, type Tokens } from "marked";
-import { CURRENCIES } from "./facts.js";
+import { CURRENCIES, isAction } from "./facts.js";
 import { prepare } from "./formats.js";
 import { hollowLine } from "./quality.js";
 
@@ -57,6 +57,8 @@ const LABEL_CURRENCY = new RegExp(`(?:\\(\\s*|,\\s*|\\bin\\s+)(${CURRENCIES})(?:
 /** A figure that ends a line, written as money is ("12,000", "2.750,00", "1,80,000.00", "19750"), not "Phase 2". */
 // Not a phone number's last digits ("403-555-0182").
 const TRAILING_FIGURE = /(?<![\d.,'-])(?<!\d )(?!(?:19|20)\d\d\s*$)(\d{1,3}(?:,\d{2})+,\d{3}(?:\.\d{2})?|\d{1,3}(?:[.,' ]\d{3})+(?:[.,]\d{2})?|\d{3,}(?:[.,]\d{2})?)\s*$/;
+/** A figure written with cents ("24,600.00", "1.950,00") and no currency beside it. */
+const CENTS_FIGURE = new RegExp(`(?<!(?:${CURRENCIES})\\s?)(?<![\\d.,']\\s?)\\d{1,3}(?:[.,' ]\\d{3})*[.,]\\d{2}(?![\\d.,%])(?!\\s?(?:${CURRENCIES}))`, "gu");
 const BARE_NUMBER = /^([*_]{0,2})\s*(\d[\d.,' ]*)\s*([*_]{0,2})$/;
 const HTML_TAG = /<\/?(?:div|p|br|span|img|a|details|summary|b|i|u|s|strong|em|table|thead|tbody|tr|td|th|ul|ol|li|h[1-6]|pre|code|sub|sup|kbd|hr|input|blockquote|font|center)\b[^>]*>/gi;
 
@@ -124,7 +126,7 @@ function list(token: Tokens.List, out: SectionBuilder): void {
     const head = first && (first.type === "text" || first.type === "paragraph") ? first.raw : "";
     // A line after an item that is a label of its own ("2. Click Pay\nExpected: ...") is lazily
     // continued into the item by Markdown; here it starts its section again.
-    out.listItem(head.split("\n"), token.ordered, item.task ? item.checked === true : undefined);
+    out.listItem(head.split("\n"), token.ordered, item.task ? item.checked === true : undefined, rest.length > 0 || token.items.length === 1 || token.loose);
     walk(first && head === "" ? [first, ...rest] : rest, out);
   }
   out.endBlock();
@@ -216,10 +218,15 @@ class SectionBuilder {
    * for a label. An item that is itself a section name ("9. ACCEPTANCE PROCEDURE") is a heading,
    * and the lines under it are its text.
    */
-  listItem(lines: string[], ordered: boolean, checked: boolean | undefined): void {
+  listItem(lines: string[], ordered: boolean, checked: boolean | undefined, holds = false): void {
     const [first, ...more] = lines.map((l) => l.trim());
-    // "4. Acceptance." over its numbered points is a section heading, full stop and all.
-    const heading = (ordered && isKnownBare(/^[\p{L} ]{1,40}\.$/u.test(first!) ? first!.slice(0, -1) : first!, this.resolve)) || (more.length > 0 && standaloneLabel(first!, this.resolve) !== undefined);
+    // "4. Acceptance." over its numbered points is a section heading, full stop and all, and so is
+    // "6. Other terms" over what it holds, alone in its list or among numbered sections set apart by blank
+    // lines, known name or not (but for a step: "1. Open Settings").
+    const heading =
+      (ordered && isKnownBare(/^[\p{L} ]{1,40}\.$/u.test(first!) ? first!.slice(0, -1) : first!, this.resolve)) ||
+      (ordered && (more.length > 0 || holds) && isTitle(first!) && !isAction(first!)) ||
+      (more.length > 0 && standaloneLabel(first!, this.resolve) !== undefined);
     if (heading) {
       this.open(cleanLabel(first!), true);
       for (const line of more) this.textLine(line);
@@ -362,7 +369,9 @@ class SectionBuilder {
     // Under "Fees (GBP, excl. VAT)", "Build and deployment ...... 12,000" is GBP 12,000.
     const currency = section.currency ?? this.blockCurrency;
     // A figure after another number ("Phase 1 – 3,500.00") keeps a dash between them: "1 EUR" is no amount.
-    const text = currency && kind !== "code" && !CURRENCY_HEADER.test(raw) ? raw.replace(TRAILING_FIGURE, (figure, _f, at: number) => `${/\d\s*$/.test(raw.slice(0, at)) ? "– " : ""}${currency} ${figure.trim()}`) : raw;
+    const trailing = currency && kind !== "code" && !CURRENCY_HEADER.test(raw) ? raw.replace(TRAILING_FIGURE, (figure, _f, at: number) => `${/\d\s*$/.test(raw.slice(0, at)) ? "– " : ""}${currency} ${figure.trim()}`) : raw;
+    // "Total 24,600.00; GST 9% 2,214.00; total payable SGD 26,814.00": a figure with cents is money too, wherever it stands.
+    const text = currency && kind !== "code" ? trailing.replace(CENTS_FIGURE, (figure) => `${currency} ${figure}`) : trailing;
     const line: Line = { text, kind, block: this.block, ...(ordered !== undefined && kind === "item" ? { ordered } : {}) };
     section.lines.push(line);
     this.lines.push(line);

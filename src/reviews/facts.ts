@@ -21,8 +21,11 @@ export const CURRENCY_SIGN = `(?:\\b(?:AU?|CA?|NZ|US|S|HK|R)\\$|${CURRENCY_SYMBO
 // A space groups thousands ("12 500") only between a digit and three more: "$11,500, 6 weeks" and
 // "$2,000, 120 hours" are 11,500 and 2,000.
 const NUMBER = "\\d(?:[\\d.,']|(?<=\\d)\\s(?=\\d{3}(?!\\d))){0,24}\\d(?:\\s?[kKmM]\\b)?|\\d(?:\\s?[kKmM]\\b)?";
-// "€   600,00" and "CHF   800.–": a price column aligned with spaces after its currency.
-export const AMOUNT_PATTERN = new RegExp(`${CURRENCY_SIGN}[ \\t]{0,6}(${NUMBER})|(${NUMBER})\\s?${CURRENCY_SIGN}`, "gi");
+// "€   600,00", "CHF   800.–" and "TOTAL GBP             12,516.00": a price column aligned with spaces after its currency.
+export const AMOUNT_PATTERN = new RegExp(`${CURRENCY_SIGN}[ \\t]{0,24}(${NUMBER})|(${NUMBER})\\s?${CURRENCY_SIGN}`, "gi");
+
+/** "Description        Qty    Unit price    Amount": a line laid out in columns with spaces. */
+export const COLUMNS = /\S {3,}\S/;
 
 const PLATFORMS =
   "chrome|chromium|firefox|safari|edge|opera|internet explorer|ie ?11|webview|ios|ipados|android|windows|macos|mac os|os x|linux|ubuntu|debian|fedora|centos|rhel|alpine|iphone|ipad|pixel|samsung|galaxy|huawei|xiaomi|oneplus|node(?:\\.js)?|deno|python|java|jdk|jre|\\.net|dotnet|php|ruby|rust|postgres(?:ql)?|mysql|mariadb|mongodb|redis|kafka|docker|kubernetes|k8s|terraform|nginx|apache|tomcat|react|angular|vue|next\\.js|django|laravel|aws|azure|gcp|heroku|vercel";

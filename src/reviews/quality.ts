@@ -78,6 +78,13 @@ const VAGUE = new Set(
   ("everything anything whatever all needed necessary required relevant appropriate usual standard etc stuff things thing work project meetings meeting call calls " +
     "discussed agreed previously earlier before later mentioned talked spoke deliverables items necessary whatsoever else").split(" "),
 );
+// What any project hands over, named by no thing of its own: "The supplier will deliver the
+// solution", "The solution, delivered and working".
+const GENERIC = new Set(
+  ("deliver delivers delivered delivering provide provides provided supply supplied hand handed over supplier vendor contractor solution solutions system " +
+    "software product project result results outcome outcomes deliverable complete completed finished full final fully functional functioning " +
+    "operational running ready tested installed configured working").split(" "),
+);
 const VAGUE_HEAD = /\b(?:everything|anything|whatever|all (?:that is|that's|things|the (?:usual|necessary|required)))\b/i;
 
 // A template's gap left in a sentence: <describe>, [e.g. iOS], [insert date], "within [X] days", {{name}}, TBD.
@@ -111,6 +118,7 @@ export function hollowLine(line: string): Hollow | undefined {
   // Only vague words left once "as discussed" is taken out, or a line of vague words led by "everything".
   const vague = contentWords(left).every((w) => VAGUE.has(w));
   if (vague && (left !== bare || VAGUE_HEAD.test(bare))) return "placeholder";
+  if (contentWords(bare).every((w) => VAGUE.has(w) || GENERIC.has(w)) && contentWords(bare).some((w) => GENERIC.has(w))) return "placeholder";
   return undefined;
 }
 

@@ -1,6 +1,6 @@
 import type { QuoteRubric, Service } from "../catalog/types.js";
 import { excerpt, judge, publicCriterion, score, type Assessment, type Judgement, type PublicCriterion } from "./assess.js";
-import { AMOUNT_PATTERN, CURRENCY_SIGN, findFact } from "./facts.js";
+import { AMOUNT_PATTERN, COLUMNS, CURRENCY_SIGN, findFact } from "./facts.js";
 import { normalize } from "./formats.js";
 import { leftIn } from "./quality.js";
 
@@ -72,12 +72,26 @@ const LEAD_IN = `${LEAD_IN_WORDS}$`;
 // A table row ("Design | EUR 2,900") is one piece; "design €6,000 | build €9,000" is two. A full
 // stop ends a piece, but for an abbreviation's ("Total (excl. VAT) | £32,400"), and so does a
 // comma, but for one before a lead-in ("USD 96,000, as follows:").
-const PIECE_END = new RegExp(`\\n|;\\s*|,\\s+(?=\\D)(?!${LEAD_IN_WORDS}(?:\\n|$))|(?<!\\b(?:excl|incl|approx|ca|no|nr|e\\.g|i\\.e|vs|rs))\\.\\s+`, "i");
+const PIECE_END = new RegExp(`;\\s*|,\\s+(?=\\D)(?!${LEAD_IN_WORDS}$)|(?<!\\b(?:excl|incl|approx|ca|no|nr|e\\.g|i\\.e|vs|rs))\\.\\s+`, "i");
+
+/**
+ * "design €6,000 | build €9,000" and "design €6,000 and build €9,000" are two items; a table row
+ * "Dell WD19S dock | 25 | CAD 240.00 | CAD 6,000.00" is one, priced at its last amount.
+ */
+const AN_AMOUNT = new RegExp(AMOUNT_PATTERN.source, "iu");
+
+function itemsOf(line: string): string[] {
+  if ((line.match(AMOUNT_PATTERN) ?? []).length < 2) return [line];
+  const pieces = line.split(/(?<=\S)\s[|·•]\s|(?<=\S)\s+and\s+|(?<=\bin total)\s*\(/i);
+  const named = pieces.every((piece) => !AN_AMOUNT.test(piece) || /\p{L}{3,}/u.test(piece.replace(AMOUNT_PATTERN, "")));
+  return named ? pieces : [line];
+}
 
 /** Amounts with the part of the text they stand in: a line, or a piece of one ("design EUR 6,000; build ..."). */
 function amounts(text: string): Amount[] {
   const out: Amount[] = [];
-  const pieces = text.split(PIECE_END).flatMap((line) => ((line.match(AMOUNT_PATTERN) ?? []).length > 1 ? line.split(/(?<=\S)\s[|·•]\s|(?<=\S)\s+and\s+|(?<=\bin total)\s*\(/i) : [line]));
+  // A row laid out in columns ("Total fixed price, net        27.530,00") is one piece, commas and all.
+  const pieces = text.split("\n").flatMap((line) => (COLUMNS.test(line.trim()) ? [line] : line.split(PIECE_END))).flatMap(itemsOf);
   for (const line of pieces) {
     for (const m of line.matchAll(AMOUNT_PATTERN)) {
       const symbol = m[0].replace(/[\d.,' ]|(?<=\d\s?)[kKmM](?!\p{L})/gu, "").trim().toUpperCase();
@@ -106,8 +120,8 @@ function computations(text: string): { stated: number; computed: number; found: 
 }
 
 const TOTAL = new RegExp(`\\b(?:total|sum|grand total|in total|total price|total fee)\\b|${LEAD_IN}`, "i");
-/** Taxes, rates, caps and totals: amounts on a price line that say what no single item costs. */
-const NO_ITEM = "total|subtotal|sub-total|vat|tax|btw|mwst|iva|gst|hst|mva|moms|tva|discount|not (?:to )?exceed|capped at|at most|maximum|per (?:day|hour|month|week|year)|a (?:day|month|year)|daily|hourly|monthly|rate|each";
+/** Taxes, rates, caps, totals and optional extras: amounts on a price line that say what no item of the price costs. */
+const NO_ITEM = "total|subtotal|sub-total|gross|optional|vat|tax|btw|mwst|iva|gst|hst|mva|moms|tva|discount|not (?:to )?exceed|capped at|at most|maximum|per (?:day|hour|month|week|year)|a (?:day|month|year)|daily|hourly|monthly|rate|each";
 const NOT_AN_ITEM = new RegExp(`\\b(?:${NO_ITEM}|deposit|instal?ments?)\\b|\\/(?:day|h|hour|month)\\b|%|${LEAD_IN}`, "i");
 const NOT_AN_INSTALMENT = new RegExp(`\\b(?:${NO_ITEM})\\b|\\/(?:day|h|hour|month)\\b`, "i");
 
@@ -263,11 +277,11 @@ const OPEN_ENDED =
 
 // What is left out, said anywhere: "Not included: ...", "out of scope", "excludes", "is not part of this offer".
 const BOUNDARY =
-  /\|\s*(?:out|not included|excluded|out of scope)\s*\||\b(?:what(?:'s|’s| is) out|boundar(?:y|ies)|not (?:included|in scope|part of|covered|in this|within)|out of (?:the )?scope|outside (?:the |this |of )?(?:scope|engagement|offer|project|quote|proposal)|(?:excluded|excludes|exclusions?)(?!\s+(?:vat|tax|iva|gst|mwst))|(?:does|do|will|shall|is|are) not (?:include|cover|contain|be part)|(?:isn't|aren't|is not|are not) (?:part of|included|covered)|(?:anything|everything) (?:beyond|outside)|(?:anything|everything) else (?:is|will be|would be|we quote|needs)|(?:we|i|this offer|this quote|the project) (?:will not|won't|would not|wouldn't|does not|doesn't|do not|don't) (?:touch|cover|include|build|migrate|do|re-?(?:train|write|design|build)|change|design|write|audit|assess|review|fix|test|look at|provide|handle)|beyond (?:the |this )?scope|(?:quoted|priced|billed|charged) separately|separate (?:offer|quote|agreement|contract)|not (?:part of )?this (?:mvp|phase|offer|quote|project))\b/i;
+  /\|\s*(?:out|not included|excluded|out of scope)\s*\||\(\s*(?:out|not included|excluded|out of scope)\s*\)|\b(?:what(?:'s|’s| is) out|boundar(?:y|ies)|not (?:included|in scope|part of|covered|in this|within)|out of (?:the )?scope|outside (?:the |this |of )?(?:scope|engagement|offer|project|quote|proposal)|(?:excluded|excludes|exclusions?)(?!\s+(?:vat|tax|iva|gst|mwst))|(?:does|do|will|shall|is|are) not (?:include|cover|contain|be part)|(?:isn't|aren't|is not|are not) (?:part of|included|covered)|(?:anything|everything) (?:beyond|outside)|(?:anything|everything) else (?:is|will be|would be|we quote|needs)|(?:we|i|this offer|this quote|the project) (?:will not|won't|would not|wouldn't|does not|doesn't|do not|don't) (?:touch|cover|include|build|migrate|do|re-?(?:train|write|design|build)|change|design|write|audit|assess|review|fix|test|look at|provide|handle)|beyond (?:the |this )?scope|(?:quoted|priced|billed|charged) separately|separate (?:offer|quote|agreement|contract)|not (?:part of )?this (?:mvp|phase|offer|quote|project))\b/i;
 
-// "between DKK 780,000 and DKK 940,000", "EUR 20–30k", "from $9k to $12k", "CHF 5'000.– to 6'000.–":
-// a range is not a price to sign.
-const PRICE_RANGE = new RegExp(`\\bbetween\\s+(?:${AMOUNT})\\s+and\\s+(?:${AMOUNT})|(?:${AMOUNT})(?:\\.[–-])?\\s+to\\s+\\d[\\d.,']*\\d|\\bfrom\\s+(?:${AMOUNT})\\s+to\\s+(?:${AMOUNT})|(?:${AMOUNT})\\s?(?:–|-|to)\\s?(?:${AMOUNT})|${CURRENCY_SIGN}\\s?\\d+(?:[.,]\\d+)?\\s?[kK]?\\s?[–-]\\s?\\d+(?:[.,]\\d+)?\\s?[kK]\\b`, "iu");
+// "between DKK 780,000 and DKK 940,000", "EUR 20–30k", "from $9k to $12k", "CHF 5'000.– to 6'000.–",
+// "starts from €9,500": a range, or a floor, is not a price to sign.
+const PRICE_RANGE = new RegExp(`\\b(?:starts? (?:at|from)|starting (?:at|from)|from as little as|as low as|upwards of|at least|a minimum of)\\s+(?:${AMOUNT})|(?:${AMOUNT})\\s+(?:or more|and up(?:wards)?|upwards|minimum)\\b|\\bbetween\\s+(?:${AMOUNT})\\s+and\\s+(?:${AMOUNT})|(?:${AMOUNT})(?:\\.[–-])?\\s+to\\s+\\d[\\d.,']*\\d|\\bfrom\\s+(?:${AMOUNT})\\s+to\\s+(?:${AMOUNT})|(?:${AMOUNT})\\s?(?:–|-|to)\\s?(?:${AMOUNT})|${CURRENCY_SIGN}\\s?\\d+(?:[.,]\\d+)?\\s?[kK]?\\s?[–-]\\s?\\d+(?:[.,]\\d+)?\\s?[kK]\\b`, "iu");
 
 /** A price given as a range leaves the one number to sign open: it counts as vague. */
 function ranged(found: Judgement, priceId: string | undefined): Judgement {

@@ -24,6 +24,11 @@ const SHAPES: Record<string, string> = {
   "a clause run on with ', so'": "we went, so ",
   "spaces inside one line": "a b",
   "a line of figures over a page footer": "1,",
+  "chat messages": "[10:00] ann (PM): acceptance: ok\n",
+  "rows in columns with cents": "Item    1,000.00   Total net    9 000,00\n",
+  "a key and its value aligned": "Acceptance     signed off\n",
+  "dates, two to a clause": "1 May to 2 May, ",
+  "comma lead-ins": "EUR 1, as follows, ",
 };
 
 // "a" then spaces to the end of one line, or "1,1,1,...x" over a page footer: what a pattern that

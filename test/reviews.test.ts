@@ -490,6 +490,10 @@ ${scenarios}`);
     expect(unwrapChat("14:02 ERROR api: upstream timed out\n14:03 ERROR api: retry failed")).toContain("14:02 ERROR api: upstream");
   });
 
+  it("'Before Saturday the text always matched the booking' says what should happen", () => {
+    expect(status(bug("Since the update on Saturday the confirmation text says 9 a.m. for every 8 a.m. booking. Before Saturday the text always matched the booking."))["expected-behaviour"]).toBe("met");
+  });
+
   it("'Nothing really, just flagging it' under what is needed asks for nothing", () => {
     const review = reviewTicket({ type: "question", ticketText: "QUESTION\nIs anyone else seeing DAGs slow down after moving to Airflow 2.8?\n\nCONTEXT\nWe moved from Airflow 2.6.3 to 2.8.1 on 2 April; every run of daily_sales_rollup now takes 70–80 min instead of 25. We checked the worker count and the machine type.\n\nWHAT I NEED\nNothing really, just flagging it in case anyone is curious." }, ticketRubric);
     expect(status(review)["desired-outcome"]).toBe("missing");
@@ -1580,6 +1584,11 @@ The full amount is invoiced after acceptance and paid within 30 days of receipt.
 • This quotation is valid until 31 March 2025.`, quoteRubric, noServices, url);
     expect(status(review)).toMatchObject({ "confidentiality-data": "met", "team-roles": "met", validity: "met" });
     expect(review.criteria.find((c) => c.id === "scope")!.evidence).not.toMatch(/no exclusions/);
+  });
+
+  it("a payment feature the work builds ('card payment') is no payment term", () => {
+    const review = reviewQuote("Price (NOK, excl VAT)\nWeb app with Vipps and card payment, NOK 86 000.\nAdmin screens, NOK 24 000.\nTotal: NOK 110 000.\n\nPayment\nInvoicing according to our normal routines.", quoteRubric, noServices, url);
+    expect(review.criteria.find((c) => c.id === "payment-terms")!.status).not.toBe("met");
   });
 
   it("flags mixed currencies", () => {

@@ -539,6 +539,28 @@ describe("what only says it is done, wrong, wanted or asked (#18, from ticket se
   });
 });
 
+describe("what only names a stage, a feature or an opinion (#18, from ticket set P's dev part)", () => {
+  const steps = "Steps: go to Reports > Orders, filter on 1-31 March, click Export > Excel.\nActual: an order placed on 2 March shows as 1 March in the file.\nExpected: dates in the export match the screen.";
+
+  it("'prod' alone says no more than which copy of the system; with its region or a version it says where", () => {
+    expect(status(bug(`${steps}\nEnvironment: prod`)).environment).not.toBe("met");
+    expect(status(bug(`${steps}\nEnvironment: prod EU`)).environment).toBe("met");
+    expect(status(bug(`${steps}\nEnvironment: production, web app 4.2.0`)).environment).toBe("met");
+  });
+
+  it("acceptance criteria that only name features ('Reconciliation page / Stripe payout import / Export') check nothing", () => {
+    const review = reviewTicket({ type: "feature", ticketText: "Problem: finance matches Stripe payouts against invoices by hand in a spreadsheet, two days every month.\nProposal: a Reconciliation page under Admin > Finance that imports Stripe payouts daily and lists unmatched lines.\nAcceptance criteria:\n- Reconciliation page\n- Stripe payout import\n- Matching of payouts to invoices\n- Export" }, ticketRubric);
+    expect(status(review)["acceptance-criteria"]).not.toBe("met");
+  });
+
+  it("'What do you think?' asks nothing in particular; a ServiceNow task's 'Close notes required' are its definition of done", () => {
+    const opinion = reviewTicket({ type: "question", ticketText: "We run app 2.3 on the new payments API and tried both webhooks and polling. We need to know by next Friday. What do you think?" }, ticketRubric);
+    expect(status(opinion).question).not.toBe("met");
+    const task = reviewTicket({ type: "task", ticketText: "Short description: Renew TLS certificate for portal.kunde-example.de\n\nDescription:\nLet's Encrypt renewal on lb-ext-01 has failed since the DNS provider change on 2 April; the certificate expires on 28 May. Switch the ACME challenge to DNS-01 and reissue the certificate.\n\nClose notes required:\n- openssl s_client shows the new expiry at least 80 days out\n- certbot renew --dry-run succeeds on lb-ext-01" }, ticketRubric);
+    expect(status(task)["definition-of-done"]).toBe("met");
+  });
+});
+
 describe("what a quote mark, a hedge or a version number hides", () => {
   it("finds a phrase whose word is quoted: 'what does \"done\" look like'", () => {
     const review = reviewTicket({ type: "task", ticketText: `[11:02] ines: can someone pick up removing the v1 webhook endpoint from crm-api? /hooks/v1/*

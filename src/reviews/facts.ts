@@ -31,7 +31,11 @@ const PLATFORMS =
   "chrome|chromium|firefox|safari|edge|opera|internet explorer|ie ?11|webview|ios|ipados|android|windows|macos|mac os|os x|linux|ubuntu|debian|fedora|centos|rhel|alpine|iphone|ipad|pixel|samsung|galaxy|huawei|xiaomi|oneplus|node(?:\\.js)?|deno|python|java|jdk|jre|\\.net|dotnet|php|ruby|rust|postgres(?:ql)?|mysql|mariadb|mongodb|redis|kafka|docker|kubernetes|k8s|terraform|nginx|apache|tomcat|react|angular|vue|next\\.js|django|laravel|aws|azure|gcp|heroku|vercel";
 // English words too ("go to", "a brave user", "in spring"): a platform only with a version ("Go 1.22").
 const WORD_PLATFORMS = "go|brave|spring|rails|helm|electron";
-const ENVIRONMENTS = "production|prod|staging|pre-?prod|acceptance environment|uat|sandbox|test environment|qa environment|dev environment|localhost|on-prem(?:ises)?|self-hosted|tenant|desktop app|mobile app|web app";
+const ENVIRONMENTS = "localhost|on-prem(?:ises)?|self-hosted|tenant|desktop app|mobile app|web app";
+// "production" or "staging" says which copy of the system, not which version, browser, device or
+// tenant: named alone it leaves the developer asking where; with its region ("prod EU",
+// "production, UK region", "prod eu-west-1") it names one.
+const STAGED = "(?:production|prod|staging|pre-?prod|uat|sandbox|live)[ ,/(-]+(?:(?:eu|us|uk|apac|emea|latam|na|de|fr|nl|au|ca|in|jp)\\b|[a-z]{2}-[a-z]+-\\d|(?:the )?\\p{L}+ (?:region|tenant|instance|cluster|site|store|shard))";
 
 const ACTION_VERBS =
   "open|go|navigate|scan|swipe|long-press|visit|browse|click|tap|press|select|choose|pick|enter|type|fill|paste|upload|download|submit|save|log ?in|login|log ?out|sign ?in|sign ?out|sign up|register|create|add|remove|delete|edit|change|set|switch|toggle|enable|disable|turn|run|execute|call|send|post|request|start|restart|stop|install|uninstall|update|upgrade|deploy|import|export|refresh|reload|scroll|drag|drop|hover|search|filter|sort|apply|checkout|pay|book|cancel|close|wait|use|make|invite|share|print|attach|connect|disconnect|trigger|schedule|configure|resize|rotate|zoom|copy|move|rename|load|reset|view|check|mark|assign|approve|reject|return|merge|push|pull|sync|generate|publish|archive|restore|complete|confirm|accept|decline|reply|forward|answer|order|buy|plug|unplug|charge|reopen|rebook|duplicate|replace|revoke|redeploy|store|migrate|bump|document|verify|notify|allow|provide|build|implement|introduce|extend|split|clean up|decommission";
@@ -48,7 +52,7 @@ const RE = {
     ].join("|"),
     "i",
   ),
-  platform: new RegExp(`\\b(?:${PLATFORMS}|${ENVIRONMENTS})\\b`, "i"),
+  platform: new RegExp(`\\b(?:${PLATFORMS}|${ENVIRONMENTS}|${STAGED})\\b`, "iu"),
   url: /\bhttps?:\/\/[^\s)>\]]+|(?:^|\s)\/[a-z0-9_-]+(?:\/[a-z0-9_{}:.-]+)+\/?(?=[\s,.;)]|$)|\b[\w-]+\.(?:ts|js|tsx|jsx|py|java|go|rb|php|cs|kt|swift|yaml|yml|json|sql|tf|sh)\b(?::\d+)?/i,
   stackTrace:
     /Traceback \(most recent call last\)|^\s*at [\w$.<>[\]/]+ ?\(?[^\n]*:\d+(?::\d+)?\)?\s*$|\bat [\w$.<>]+ \([^()\n]*:\d+(?::\d+)?\)|\bFile "[^"\n]+", line \d+|\b\w+(?:Error|Exception)\b:?[^\n]*\n\s+at\b|\bpanic: |\bgoroutine \d+ \[/m,
@@ -217,8 +221,8 @@ function schedule(text: string): string | undefined {
  * characters of its own sentence. Found from each "?" back to the sentence's start, so the work is
  * linear in the text (a pattern that tries every start before failing is quadratic).
  */
-// "Can someone help with this?", "Any ideas?": a call for help that asks nothing in particular.
-const HELP_ONLY = /^(?:(?:hi|hey|hello|so|ok|okay)[,!]?\s+)?(?:(?:can|could|would|will) (?:some(?:one|body)|any(?:one|body)|you(?: guys| all)?)(?: please)? (?:help|assist|advise|have a look|take a look|look into (?:it|this|that))(?: (?:me|us|here|out))?(?: (?:with|on) (?:this|that|it|the above))?(?: please)?|any (?:ideas|thoughts|suggestions|advice|help|pointers)|thoughts|ideas|help)\s*\?$/i;
+// "Can someone help with this?", "Any ideas?", "What do you think?": a call for help that asks nothing in particular.
+const HELP_ONLY = /^(?:(?:hi|hey|hello|so|ok|okay)[,!]?\s+)?(?:(?:can|could|would|will) (?:some(?:one|body)|any(?:one|body)|you(?: guys| all)?)(?: please)? (?:help|assist|advise|have a look|take a look|look into (?:it|this|that))(?: (?:me|us|here|out))?(?: (?:with|on) (?:this|that|it|the above))?(?: please)?|any (?:ideas|thoughts|suggestions|advice|help|pointers)|thoughts|ideas|help|what do you (?:all |guys )?think|what are your thoughts|opinions)\s*\?$/i;
 
 function directQuestion(text: string): string | undefined {
   for (let at = text.indexOf("?"); at >= 0; at = text.indexOf("?", at + 1)) {

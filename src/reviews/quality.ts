@@ -199,8 +199,12 @@ const SUBJECTIVE =
 // A quoted value ('"Export" is greyed out'), not the apostrophes of "we'll know it's done".
 const QUOTED = /(?<!\p{L})["“'‘][^"“”'‘’\n]{2,}["”'’](?!\p{L})/u;
 
+// What a check states: a verb, a state or a figure ("shows", "is listed", "within 2 s", "= 0").
+const CHECKS = /\b(?:is|are|was|were|be|been|can|cannot|can't|must|should|shall|will|does|do|has|have|gets?|shows?|shown|appears?|returns?|sees?|lists?|listed|displays?|sends?|sent|receives?|matches?|contains?|works?|loads?|opens?|fails?|succeeds?|equals?|exists?|within|under|after|before|when|if|only|no|never|every|each)\b|\d|[=<>]/i;
+
 /**
- * Most of a list's items (or a text's sentences) say how it should feel, with no figure to check.
+ * Most of a list's items (or a text's sentences) say how it should feel, with no figure to check;
+ * or a list names features instead of checking them ("Reconciliation page / Payout import / Export").
  * Of a Given/When/Then scenario only the outcome is checked: its Then lines.
  */
 export function untestable(text: string, items: readonly string[]): boolean {
@@ -208,7 +212,8 @@ export function untestable(text: string, items: readonly string[]): boolean {
   const then = /^\s*given\b/i.test(text) ? lines.findIndex((line) => /^\s*then\b/i.test(line)) : -1;
   const parts = items.length > 0 ? items : then >= 0 ? lines.slice(then) : lines;
   const vague = parts.filter((p) => SUBJECTIVE.test(p) && !/\d/.test(p) && !QUOTED.test(p)).length;
-  return parts.length > 0 && vague * 2 > parts.length;
+  const featureNames = items.length >= 3 && items.every((item) => words(item).length <= 5 && !CHECKS.test(item));
+  return (parts.length > 0 && vague * 2 > parts.length) || featureNames;
 }
 
 /** "Happened once yesterday, no idea how": a short answer that says the author does not know. */

@@ -1613,6 +1613,62 @@ The full amount is invoiced after acceptance and paid within 30 days of receipt.
     expect(review.criteria.find((c) => c.id === "payment-terms")!.status).not.toBe("met");
   });
 
+  it("reads a bold label run on after a sentence ('... final quiz. **Not included:** LMS administration')", () => {
+    const review = reviewQuote("**Scope:** One SCORM 1.2 module of approx. 25 minutes with 3 branching scenarios and a 15-question final quiz. **Not included:** LMS administration, translations, video filming.", quoteRubric, noServices, url);
+    expect(review.criteria.find((c) => c.id === "scope")!.status).toBe("met");
+  });
+
+  it("drops a page footer aligned to the right and reads '3 Schedule' after it as a heading, not as the list item before it", () => {
+    const review = reviewQuote(`2 Deliverables
+– Management summary (German, 2 pages)
+– Technical report (English) with findings rated according to CVSS 3.1 and
+remediation advice
+                                                                      Page 1 of 2
+SECURA LABS AG – Offer 2025-0417                                       Page 2 of 2
+3 Schedule
+Testing window: 12–23 May 2025. Draft report: 30 May 2025.`, quoteRubric, noServices, url);
+    expect(review.criteria.find((c) => c.id === "timeline-milestones")).toMatchObject({ status: "met", evidence: expect.not.stringMatching(/^found/) });
+  });
+
+  it("checks instalments against a price stated as one amount ('Price: £14,700 fixed')", () => {
+    const review = reviewQuote("Price: £14,700 fixed (I'm not VAT registered).\nPayment: 40% on signing (£5,880), 30% at beta (£4,410), 30% on store release (£4,800).", quoteRubric, noServices, url);
+    expect(review.consistency.find((c) => c.check === "payment-amounts")).toMatchObject({ ok: false });
+    // "The price breaks down as €3,200 for design" is one item of a price, not the price.
+    const items = reviewQuote("The price breaks down as €3,200 for design and build, €850 for the booking set-up, and €600 for the launch.\nP.S. Payment: €2,325 to book the start date and €2,325 when the site goes live.", quoteRubric, noServices, url);
+    expect(items.consistency.filter((c) => !c.ok)).toEqual([]);
+  });
+
+  it("reads a Notion page: emoji before a label, 'We'll build' / 'We won't build', and '| Phase | Amount |' under 'Investment' as the price", () => {
+    const review = reviewQuote(`## 🛠️ Our approach
+**We'll build**
+- React Native app (Android + iOS) on top of your Shopify store
+- Loyalty wallet connected to your Nector account
+
+**We won't build**
+- Any change to your Shopify theme
+
+## 🗓️ Kick-off & milestones
+- 1 Dec 2025 — kick-off
+- 20 Feb 2026 — store submission
+
+## 💰 Investment
+| Phase | Amount |
+|---|---|
+| Design | ₹1,60,000 |
+| App development | ₹5,20,000 |
+| **Total** | **₹6,80,000** + GST |
+
+> ✅ **Sign-off** — each milestone is signed off on the shared tracker by your product owner within 3 working days.`, quoteRubric, noServices, url);
+    expect(review.criteria.find((c) => c.id === "scope")).toMatchObject({ status: "met", evidence: expect.not.stringMatching(/^found/) });
+    expect(review.criteria.find((c) => c.id === "price-breakdown")).toMatchObject({ status: "met", evidence: expect.not.stringMatching(/^found/) });
+    expect(review.criteria.find((c) => c.id === "acceptance")).toMatchObject({ status: "met", evidence: expect.not.stringMatching(/^found/) });
+  });
+
+  it("reads items after 'in total —', and 'the rest (24 000 Kč) on delivery' as a payment, not an item", () => {
+    const review = reviewQuote("Price: 48 000 Kč in total — illustrations 8 × 3 500 Kč = 28 000 Kč, icons 48 × 400 Kč = 19 200 Kč, Figma library 800 Kč. 50% deposit (24 000 Kč) on confirmation, the rest (24 000 Kč) on delivery.", quoteRubric, noServices, url);
+    expect(review.consistency.find((c) => c.check === "total")).toMatchObject({ ok: true });
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

@@ -442,7 +442,7 @@ function match(criteria: readonly Criterion[], edges: ReadonlyMap<string, Edge[]
   // Required criteria first; a span under a required criterion's own label goes to it before any
   // other may read it there ("Expected: the CSV should hold the orders shown" is not what is observed).
   let frozen = new Set<number>();
-  const phases = [["met", 1, true], ["met", 2, true], ["met", 2, false], ["partial", 2, false]] as const;
+  const phases = [["met", 1, true], ["met", 2, true], ["met", 1, false], ["met", 2, false], ["partial", 2, false]] as const;
   for (const [strength, maxRank, requiredOnly] of phases) {
     // Partial proofs take only what full ones left; a span taken in full may still move to another criterion's full proof.
     if (strength === "partial") frozen = new Set(owner.keys());

@@ -47,8 +47,9 @@ const TITLE = /^(?!(?:We|I|You|Our|Your|This|These|It|They|He|She|There|Please)\
 const NUMBERED_TITLE = /^(?!(?:We|I|You|Our|Your|This|These|It|They|He|She|There|Please)\b)\p{Lu}[\p{L}'’&/-]*(?: (?:[\p{L}'’&/-]+|\d{1,2}[.:]?|[–—]))*(?: \([\p{L} ,]{1,40}\))?$/u;
 const isTitle = (line: string) => TITLE.test(line) || (line.split(" ").length <= 8 && /\d|\(/.test(line) && NUMBERED_TITLE.test(line));
 /** A short label after a sentence's end on the same line: ". Why: ...". */
-// Chat writes them in lower case, or with '=' ("... export). done = new password in vault").
-const RUN_ON_LABEL = /(?<=[.!?)]\s{1,4})(\p{L}[\p{L} '’]{1,30}?)(?::|\s=)\s/gu;
+// Chat writes them in lower case, or with '=' ("... export). done = new password in vault"), a
+// document in bold ("... final quiz. **Not included:** LMS administration").
+const RUN_ON_LABEL = /(?<=[.!?)]\s{1,4})[*_]{0,2}(\p{L}[\p{L} '’]{1,30}?)(?::[*_]{0,2}|\s=)\s/gu;
 const CURRENCY_HEADER = new RegExp(`(?:^|[^\\p{L}])(${CURRENCIES})(?:[^\\p{L}]|$)`, "u");
 /** A value that is only a figure, perhaps with its currency: "3,600", "EUR 4,500", "€ 1.200,-". */
 const FIGURE_ONLY = new RegExp(`^(?:${CURRENCIES})?\\s?\\d[\\d.,' ]*(?:-|\\s?(?:${CURRENCIES}))?$`, "u");
@@ -185,7 +186,9 @@ class SectionBuilder {
     // "| On delivery of draft plan | 40% |", a row that only seems to name the timeline).
     const labelRows = rows.slice(1).filter((cells) => this.resolve(cleanLabel(cells[0] ?? "")) !== undefined).length;
     const firstNamed = header[0] !== undefined && header[0] !== "" && this.resolve(header[0]) !== undefined;
-    const named = isHeader && (labelRows < 2 || firstNamed) ? header.find((c) => c !== "" && this.resolve(c) !== undefined) : undefined;
+    // "| Phase | Amount |" under "💰 Investment" is the price's table, though "Phase" could name the timeline.
+    const current = this.sections[this.sections.length - 1]!.criterion;
+    const named = isHeader && (labelRows < 2 || firstNamed) ? (header.find((c) => current !== undefined && this.resolve(c) === current) ?? header.find((c) => c !== "" && this.resolve(c) !== undefined)) : undefined;
     if (named !== undefined) this.open(named, false);
     for (const cells of rows) this.row(cells.map((c) => c.trim()), named !== undefined);
     this.endBlock();
@@ -232,7 +235,7 @@ class SectionBuilder {
       for (const line of more) this.textLine(line);
       return;
     }
-    const labelAt = more.findIndex((l) => inlineLabel(l, this.resolve)?.known === true);
+    const labelAt = more.findIndex((l) => inlineLabel(l, this.resolve)?.known === true || isKnownBare(l, this.resolve));
     const own = labelAt < 0 ? more : more.slice(0, labelAt);
     this.item([first!, ...own].filter((l) => l !== "").join("\n"), ordered, checked);
     if (labelAt >= 0) for (const line of more.slice(labelAt)) this.textLine(line);

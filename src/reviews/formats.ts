@@ -1,3 +1,5 @@
+import { COLUMNS } from "./facts.js";
+
 /**
  * Turns what people paste into something the Markdown lexer reads: Unicode, bullet glyphs and
  * line-break clean-up; a PDF's page chrome dropped and its wrapped lines joined; ASCII tables as
@@ -17,6 +19,8 @@ export function normalize(text: string): string {
     // Word's and PDFs' bullet glyphs ("•", "▪", "➢", the symbol font's "", a second level "o")
     // as the Markdown list items they are, so each item is read as one.
     .replace(/^([ \t]*)(?:[•◦▪▫‣⁃●○■□➢►▶✓✔–—\uf0a7\uf0b7\uf076\uf0d8]|o(?=[ \t]{2}))[ \t]+(?=\S)/gmu, "$1- ")
+    // "> ✅ **Sign-off** — ...", "🗓️ Timeline": an emoji in front of a line is decoration, not its first word.
+    .replace(/^([ \t>]*)\p{Extended_Pictographic}[\p{Extended_Pictographic}\uFE0F\u200D]*[ \t]*/gmu, "$1")
     // "Discovery ........ USD 4,500": a dot leader joins a name to its figure; it ends no sentence.
     .replace(/(\S)[ \t]*\.{4,}[ \t]*(?=\S)/g, "$1 – ");
 }
@@ -117,10 +121,13 @@ function isHeaderBlock(lines: string[], i: number): boolean {
   return near(i - 1) || near(i + 1);
 }
 
-// "Page 2 of 4", "QT-1187 · Page 1 of 2 · confidential": a page footer or header of a pasted PDF.
-const PAGE_LINE = /^(?:[^\n]{0,60}?[\s·|–—-])?page\s+\d+\s*(?:of|\/)\s*\d+\b[^\n]{0,40}$/i;
+// "Page 2 of 4", "QT-1187 · Page 1 of 2 · confidential", "Offer 2025-0417            Page 2 of 2":
+// a page footer or header of a pasted PDF.
+const PAGE_LINE = /^(?:[^\n]{0,60}?[\s·|–—-]\s*)?page\s+\d+\s*(?:of|\/)\s*\d+\b[^\n]{0,40}$/i;
 // Anchored on the run's first space: a pattern free to start anywhere in a long run of spaces is quadratic.
 const PAGE_NUMBER = /(?<!\s)(?:\s{2,}(?:page\s+)?\d{1,3}\s*\/\s*\d{1,3}$|\s{2,}-\s*\d{1,3}\s*-$)/i;
+/** "3 Schedule": a numbered section's title, without the full stop Markdown would need. */
+const NUMBERED_TITLE = /^\d{1,2}\s+\p{Lu}[\p{L}'’ &/-]{0,40}$/u;
 /** A page's marking printed beside its number ("CONFIDENTIAL", "Draft"), which is no heading. */
 const MARKING = /^(?:(?:strictly |private and |private & )?confidential|commercial in confidence|draft|proprietary|internal(?: use)? only|not for distribution)$/i;
 /** A line that opens with its label ("Deliverables - The ...", "Price: ..."). */
@@ -207,7 +214,9 @@ export function unwrapPdf(text: string): string {
     if (!fenced && chrome.has(i)) continue;
     const prev = out[out.length - 1];
     const next = line.trim();
-    if (fenced || prev === undefined || next === "" || prev.trim().length < 50 || /^\s*(?:[-*•+|>#]|\d{1,2}[.)]\s|\d{1,2}(?:\.\d{1,2})+\.?\s|[a-h][.)]\s|\([a-z]\)\s)/.test(line) || /[.!?:|]\s*$/.test(prev)) {
+    // A row laid out in columns ("Visual design     1     1,850.00") and a numbered title ("3 Schedule")
+    // are lines of their own, never a wrapped one's end.
+    if (fenced || prev === undefined || next === "" || prev.trim().length < 50 || COLUMNS.test(prev.trim()) || COLUMNS.test(next) || NUMBERED_TITLE.test(next) || /^\s*(?:[-*•+|>#]|\d{1,2}[.)]\s|\d{1,2}(?:\.\d{1,2})+\.?\s|[a-h][.)]\s|\([a-z]\)\s)/.test(line) || /[.!?:|]\s*$/.test(prev)) {
       out.push(line);
       continue;
     }

@@ -82,7 +82,7 @@ const AN_AMOUNT = new RegExp(AMOUNT_PATTERN.source, "iu");
 
 function itemsOf(line: string): string[] {
   if ((line.match(AMOUNT_PATTERN) ?? []).length < 2) return [line];
-  const pieces = line.split(/(?<=\S)\s[|·•]\s|(?<=\S)\s+and\s+|(?<=\bin total)\s*\(/i);
+  const pieces = line.split(/(?<=\S)\s[|·•]\s|(?<=\S)\s+and\s+|(?<=\bin total)\s*(?:\(|[—–:-]\s*)/i);
   const named = pieces.every((piece) => !AN_AMOUNT.test(piece) || /\p{L}{3,}/u.test(piece.replace(AMOUNT_PATTERN, "")));
   return named ? pieces : [line];
 }
@@ -122,7 +122,9 @@ function computations(text: string): { stated: number; computed: number; found: 
 const TOTAL = new RegExp(`\\b(?:total|sum|grand total|in total|total price|total fee)\\b|${LEAD_IN}`, "i");
 /** Taxes, rates, caps, totals and optional extras: amounts on a price line that say what no item of the price costs. */
 const NO_ITEM = "total|subtotal|sub-total|gross|optional|vat|tax|btw|mwst|iva|gst|hst|mva|moms|tva|discount|not (?:to )?exceed|capped at|at most|maximum|per (?:day|hour|month|week|year)|a (?:day|month|year)|daily|hourly|monthly|rate|each";
-const NOT_AN_ITEM = new RegExp(`\\b(?:${NO_ITEM}|deposit|instal?ments?)\\b|\\/(?:day|h|hour|month)\\b|%|${LEAD_IN}`, "i");
+// "the rest (24 000 Kč) on delivery" is when a share of the price is paid, not one of its items.
+const PAID_WHEN = "deposit|instal?ments?|balance|the rest|remainder|upon|on (?:signing|signature|order|confirmation|acceptance|delivery|completion|go-live|launch)";
+const NOT_AN_ITEM = new RegExp(`\\b(?:${NO_ITEM}|${PAID_WHEN})\\b|\\/(?:day|h|hour|month)\\b|%|${LEAD_IN}`, "i");
 const NOT_AN_INSTALMENT = new RegExp(`\\b(?:${NO_ITEM})\\b|\\/(?:day|h|hour|month)\\b`, "i");
 
 /** Line items against the total, payment shares against 100%, and a single currency. */
@@ -189,7 +191,11 @@ export function consistency(all: string, priceText: string, paymentText: string,
     checks.push({ check: "payment-amounts", ok, message: ok ? `${count} instalments of ${each} make the price (${price}).` : `${count} instalments of ${each} make ${count * each}, but the price is ${price}: ask which is right.` });
   }
   // Instalments stated as amounts ("EUR 15,120 on signing, ...") against the price they split.
-  const total = totals[0]?.value ?? (stated.length === 1 ? stated[0]!.stated : undefined);
+  // "Price: £14,700 fixed": a price stated as one amount is what the instalments split; "the price
+  // breaks down as €3,200 for design" is one of its items.
+  const priced = found.filter((a) => !a.rate);
+  const single = priced.length === 1 && /\b(?:fixed|price|fee|total|cost|budget)\b/i.test(priced[0]!.line) && !/\b(?:for|breaks? down|broken down|consist|made up|compris)/i.test(priced[0]!.line) ? priced[0]!.value : undefined;
+  const total = totals[0]?.value ?? (stated.length === 1 ? stated[0]!.stated : single);
   // A share's row ("At launch | 30% | £8,720") is an instalment; a rate, a total or VAT is not.
   const instalment = onceper((line) => !NOT_AN_INSTALMENT.test(line));
   const instalments = amounts(paymentText).filter((a) => instalment(a.line));

@@ -82,7 +82,7 @@ const AN_AMOUNT = new RegExp(AMOUNT_PATTERN.source, "iu");
 
 function itemsOf(line: string): string[] {
   if ((line.match(AMOUNT_PATTERN) ?? []).length < 2) return [line];
-  const pieces = line.split(/(?<=\S)\s[|·•]\s|(?<=\S)\s+and\s+|(?<=\bin total)\s*(?:\(|[—–:-]\s*)/i);
+  const pieces = line.split(/(?<=\S)\s[|·•]\s|(?<=\S)\s+and\s+|(?<=\bin total)\s*\(/i);
   const named = pieces.every((piece) => !AN_AMOUNT.test(piece) || /\p{L}{3,}/u.test(piece.replace(AMOUNT_PATTERN, "")));
   return named ? pieces : [line];
 }

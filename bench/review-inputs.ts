@@ -29,13 +29,19 @@ const SHAPES: Record<string, string> = {
   "a key and its value aligned": "Acceptance     signed off\n",
   "dates, two to a clause": "1 May to 2 May, ",
   "comma lead-ins": "EUR 1, as follows, ",
+  "a 61-word clause, then spaces": "61 words",
+  "an open bracket, then digits": "[1",
 };
 
-// "a" then spaces to the end of one line, or "1,1,1,...x" over a page footer: what a pattern that
-// may start anywhere in a run of spaces or figures meets.
+// "a" then spaces to the end of one line, "1,1,1,...x" over a page footer, a long dictated clause
+// run into spaces, an open bracket before digits: what a pattern that may start anywhere in a run
+// of spaces or figures meets.
 const FOOTER = "x\nPage 1 of 2\nEnd";
+const WORDS_61 = Array.from({ length: 61 }, (_, i) => `w${i}`).join(" ");
 const fill = (unit: string, length: number) =>
   unit === "a b" ? `a${" ".repeat(length - 2)}b`
+  : unit === "61 words" ? `${WORDS_61}${" ".repeat(length - WORDS_61.length - 4)} end`
+  : unit === "[1" ? `[${"1".repeat(length - 1)}`
   : unit === "1," ? unit.repeat(Math.ceil(length / 2)).slice(0, length - FOOTER.length) + FOOTER
   : unit.repeat(Math.ceil(length / unit.length)).slice(0, length - 3) + (unit === " " ? "- b" : "end");
 

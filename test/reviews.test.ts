@@ -1581,7 +1581,7 @@ Payment: 50% deposit (£2,820.00) on acceptance of this quote; 50% (£2,820.00) 
   });
 
   it("a timeline 'To be confirmed after the kick-off' is not stated, whatever the section says after it", () => {
-    const review = reviewQuote("Timeline: To be confirmed after the kick-off meeting; we will share a detailed project plan within a week of it.\nHypercare (2 weeks) follows go-live.", quoteRubric, noServices, url);
+    const review = reviewQuote("Timeline: To be confirmed after the kick-off meeting; we will share a detailed project plan then.\n\nPrice: hypercare (2 weeks) CAD 3,200.", quoteRubric, noServices, url);
     expect(review.criteria.find((c) => c.id === "timeline-milestones")!.status).not.toBe("met");
   });
 
@@ -1667,6 +1667,37 @@ Testing window: 12–23 May 2025. Draft report: 30 May 2025.`, quoteRubric, noSe
   it("'the rest (24 000 Kč) on delivery' is a payment, not an item", () => {
     const review = reviewQuote("Price\nIllustrations: 28 000 Kč\nIcons: 19 200 Kč\nFigma library: 800 Kč\nTotal: 48 000 Kč\nA deposit of 24 000 Kč on confirmation, the rest (24 000 Kč) on delivery.", quoteRubric, noServices, url);
     expect(review.consistency.find((c) => c.check === "total")).toMatchObject({ ok: true });
+  });
+
+  it("does not misread ordinary text (a read-back of this session's rules)", async () => {
+    const { prepare } = await import("../src/reviews/formats.js");
+    const steps = "Steps: open Reports, click Export.\nActual: the file is empty.\nExpected: one row per order.";
+    // A stage and a word after it is no region; a ticket's order number is what happened, not a paper's field.
+    expect(status(bug(`${steps}\nIt happens in production in about 10% of sessions.`)).environment).not.toBe("met");
+    expect(prepare("Order number: 55120 was charged twice.")).toContain("55120 was charged twice");
+    expect(prepare("Reference: customers see error 500 at checkout since 09:00")).toContain("error 500");
+    // A report's line and a list of steps are no headings.
+    expect(status(bug(`${steps}\n\nSafari 17 crashes on login\n\nIt did not before the update.`)).environment).toBe("met");
+    for (const gap of ["\n\n", "\n"]) expect(status(bug(`1. Logged in as admin${gap}2. Went to Reports${gap}3. Clicked Export\n\nActual: the file is empty. Expected: one row per order. Chrome 126.\n`))["steps-to-reproduce"]).toBe("met");
+    // A figure with a unit, a time of day, an English word and a word starting like a month are no money or date.
+    const quote = (text: string) => reviewQuote(text, quoteRubric, noServices, url);
+    expect(quote("Price (EUR)\nDesign 4,000.00\nBuild 6,000.00\nTotal 10,000.00\nTarget page load 2.50 s on 4G.").consistency.filter((c) => !c.ok)).toEqual([]);
+    expect(quote("All amounts below are in EUR.\nDesign EUR 4,000\nBuild EUR 6,000\nTotal EUR 10,000\nSupport line open 0900 to 1700").consistency.filter((c) => !c.ok)).toEqual([]);
+    expect(quote("Price: EUR 10,000. We rub 2 coats of sealant on the decks.").consistency.filter((c) => !c.ok)).toEqual([]);
+    expect(status(quote("Team: 2-3 junior developers and one lead."))["timeline-milestones"]).toBe("missing");
+  });
+
+  it("does not take the offer's own dates, an invoice date or a put-off first line for the timeline, nor a comparison, a todo app or a per-request floor for a gap or a range", () => {
+    const quote = (text: string) => reviewQuote(text, quoteRubric, noServices, url);
+    const dated = quote("This offer is dated 1 May 2025 and valid until 31 May 2025.");
+    expect(status(dated)).toMatchObject({ "timeline-milestones": "missing", validity: "met" });
+    expect(status(quote("We invoice 50% on 1 June 2025 and 50% on 1 July 2025, payable within 14 days."))["timeline-milestones"]).toBe("missing");
+    expect(status(quote("Timeline: exact dates to be confirmed. Design 2 June to 13 June, build 16 June to 25 July, launch 1 August 2025."))["timeline-milestones"]).toBe("met");
+    expect(status(quote("Deliverables:\n- the complete system, fully tested, installed and configured\n- admin guide (PDF)\n- source code in your GitHub"))["deliverables"]).toBe("met");
+    expect(quote("Support: P1 incidents answered in < 4 hours, uptime > 99.5% for 12 months.").criteria.find((c) => c.id === "warranty-support")!.evidence).not.toMatch(/gap/);
+    expect(quote("Scope: a todo app for iOS with reminders and sharing; Android is not included.").criteria.find((c) => c.id === "scope")!.evidence).not.toMatch(/gap/);
+    expect(quote("Price: fixed EUR 12,000. Extra API calls cost at least EUR 380 per request.").criteria.find((c) => c.id === "price-breakdown")!.evidence).not.toMatch(/range/);
+    expect(status(bug("Observed: Nobody really can log in after the 4.2 update, everyone gets error 500.\nSteps: open the login page, sign in.\nExpected: the dashboard opens.\nChrome 126"))["observed-behaviour"]).toBe("met");
   });
 
   it("flags mixed currencies", () => {

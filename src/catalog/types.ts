@@ -142,8 +142,8 @@ export interface Criterion {
    */
   alongside?: Evidence[];
   /**
-   * Wording that makes a sentence about something else, so the criterion's phrases do not find it
-   * there: "50% on go-live, payable within 15 days" is a payment term, not the timeline.
+   * Wording that makes a sentence about something else, so neither the criterion's phrases nor its
+   * evidence find it there: "50% on 1 June, payable within 15 days" is a payment term, not the timeline.
    */
   notWith?: string[];
   /** Concrete data a label's or a phrase's text needs to count in full; without one it is partial. */

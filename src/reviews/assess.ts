@@ -1,8 +1,8 @@
 import type { Criterion, RubricLimits } from "../catalog/types.js";
 import { readDocument, type Line, type Section } from "./document.js";
-import { DATA_KINDS, findFact, isAction, vagueComplaint, type Span } from "./facts.js";
+import { ABBREVIATIONS, DATA_KINDS, findFact, isAction, vagueComplaint, type Span } from "./facts.js";
 import { labelIndex, type LabelIndex } from "./labels.js";
-import { concreteData, contentWords, phraseForm, hollowLine, isFiller, saysUnknown, isNegatedFor, untestable, verdictOnly, vocabularyShare, words, type Hollow } from "./quality.js";
+import { concreteData, contentWords, hollowLine, isFiller, isNegatedFor, phraseForm, putOff, saysUnknown, untestable, verdictOnly, vocabularyShare, words, type Hollow } from "./quality.js";
 
 /**
  * Scores a text against a rubric, the same way for tickets and quotes. The text is read into
@@ -120,8 +120,11 @@ export function judge(raw: string, criteria: readonly Criterion[], options: Judg
   const denied = (c: Criterion) => {
     const own = spans.filter((s) => s.label === c.id);
     const denies = (s: ReadSpan) => s.hollow === "negated" || negated(s, index.vocabularyOf.get(c.id)!);
-    // "Timeline: To be confirmed after the kick-off; we will share a plan then": the answer is its first words.
-    return own.length > 0 && (saysUnknown(own[0]!.text) || (own[0]!.hollow === "placeholder" && own[0]!.words >= 3) || own.every((s) => denies(s) || s.hollow === "placeholder"));
+    // "Timeline: To be confirmed after the kick-off; we will share a plan then": the answer is its
+    // first words, unless the section goes on to give the figures ("exact dates to be confirmed.
+    // Design 2 June to 13 June, ...").
+    const putOffFirst = own.length > 0 && putOff(own[0]!.text) && own.slice(1).every((s) => findFact(s, DATA_KINDS) === undefined);
+    return own.length > 0 && (saysUnknown(own[0]!.text) || putOffFirst || own.every((s) => denies(s) || s.hollow === "placeholder"));
   };
   const lowerText = spans.map((s) => s.plain).join("\n");
   const disowned = (c: Criterion) => (c.denials ?? []).some((d) => containsPhrase(lowerText, phraseForm(d.toLowerCase())));
@@ -310,7 +313,7 @@ function makeSpan(section: Section, block: number, text: string, items: string[]
 // Chat messages start their sentences in lower case too ("... android 15). tap pay -> ...").
 const SENTENCE_END = /(?<=[.!?])\s+(?=["'(\p{L}\d])/u;
 const TURN = /;\s+|,\s+(?=(?:but|however|instead|whereas|while|although)\b)|(?<=\S)\s+(?=(?:but instead|but|instead it|instead the|instead of|however|because|so that|in order to|as required by|since)\b)/i;
-const ABBREVIATION = /\b(?:e\.g|i\.e|etc|vs|approx|est|incl|excl|no|nr|fig|ca|mr|mrs|ms|dr|st|v|rs)\.$/i;
+const ABBREVIATION = new RegExp(`\\b(?:${ABBREVIATIONS})\\.$`, "i");
 
 export function clauses(text: string): string[] {
   return sentences(text).flatMap(turns);
@@ -330,7 +333,7 @@ function sentences(text: string): string[] {
 // we want is ..., and we'll call it done when ..."): a clause that long is cut where a new thought
 // starts after a comma.
 // Dictated without a single comma, a new thought still starts with "so what we need is ...".
-const RUN_ON = /,\s+(?=(?:so|and|but|then|which|right now|now|okay|ok|also|plus|anyway)\b)|\s+(?=so (?:what|we|i|the|that|it|basically)\b)/i;
+const RUN_ON = /,\s+(?=(?:so|and|but|then|which|right now|now|okay|ok|also|plus|anyway)\b)|(?<=\S)\s+(?=so (?:what|we|i|the|that|it|basically)\b)/i;
 const RUN_ON_WORDS = 60;
 
 /** A sentence's clauses, cut where prose turns from one fact to the next. */
@@ -390,16 +393,17 @@ function edgesOf(c: Criterion, spans: readonly ReadSpan[], index: LabelIndex): E
       else if (contentWords(span.text).length > 0) edges.push({ span: i, strength: "partial", found: span.text, rank });
       return;
     }
-    const self = findFact(span, evidence);
+    const lower = span.plain;
+    const elsewhere = notWith.some((p) => containsPhrase(lower, p));
+    const self = elsewhere ? undefined : findFact(span, evidence);
     if (self && (span.words >= 2 || DATA_KINDS.includes(self.kind))) {
       // "Actual: it's off / not right" under its own label: the title's "broken" does not make up for it.
       const strength = labelled && verdictOnly(self.found) ? "partial" : "met";
       edges.push({ span: i, strength, found: self.found, rank, ...(c.alongside?.includes(self.kind) ? { shared: true } : {}) });
       return;
     }
-    const lower = span.plain;
-    const phrase = phrases.find((p) => containsPhrase(lower, p));
-    if (!phrase || notWith.some((p) => containsPhrase(lower, p))) return;
+    const phrase = elsewhere ? undefined : phrases.find((p) => containsPhrase(lower, p));
+    if (!phrase) return;
     const datum = data.length > 0 ? findFact(span, data) ?? findFact(whatFollows(spans, i), data) : undefined;
     // A sentence found by its wording needs four content words, or the criterion's minWords if fewer.
     const substantive = contentWords(span.text).length >= Math.min(4, c.minWords ?? 4);

@@ -1,5 +1,5 @@
 import { Lexer, type Token, type Tokens } from "marked";
-import { CURRENCIES, isAction } from "./facts.js";
+import { COLUMNS, CURRENCIES, isAction, pastStep, saysWhatHappens } from "./facts.js";
 import { prepare } from "./formats.js";
 import { hollowLine } from "./quality.js";
 
@@ -45,7 +45,8 @@ const MAX_LABEL_WORDS = 10;
 const TITLE = /^(?!(?:We|I|You|Our|Your|This|These|It|They|He|She|There|Please)\b)\p{Lu}[\p{L}'’&/-]*(?: [\p{L}'’&/-]+){0,4}$/u;
 /** A section's title over its paragraph may also number it and remark on it: "PHASE 2 – Client intake portal (optional)". */
 const NUMBERED_TITLE = /^(?!(?:We|I|You|Our|Your|This|These|It|They|He|She|There|Please)\b)\p{Lu}[\p{L}'’&/-]*(?: (?:[\p{L}'’&/-]+|\d{1,2}[.:]?|[–—]))*(?: \([\p{L} ,]{1,40}\))?$/u;
-const isTitle = (line: string) => TITLE.test(line) || (line.split(" ").length <= 8 && /\d|\(/.test(line) && NUMBERED_TITLE.test(line));
+// "Safari 17 crashes on login", "Open Settings", "Logged in as admin" are a report's line and steps, not titles.
+const isTitle = (line: string) => (TITLE.test(line) || (line.split(" ").length <= 8 && /\d|\(/.test(line) && NUMBERED_TITLE.test(line))) && !isAction(line) && !pastStep(line) && !saysWhatHappens(line);
 /** A short label after a sentence's end on the same line: ". Why: ...". */
 // Chat writes them in lower case, or with '=' ("... export). done = new password in vault"), a
 // document in bold ("... final quiz. **Not included:** LMS administration").
@@ -58,8 +59,8 @@ const LABEL_CURRENCY = new RegExp(`(?:\\(\\s*|,\\s*|\\bin\\s+)(${CURRENCIES})(?:
 /** A figure that ends a line, written as money is ("12,000", "2.750,00", "1,80,000.00", "19750"), not "Phase 2". */
 // Not a phone number's last digits ("403-555-0182").
 const TRAILING_FIGURE = /(?<![\d.,'-])(?<!\d )(?!(?:19|20)\d\d\s*$)(\d{1,3}(?:,\d{2})+,\d{3}(?:\.\d{2})?|\d{1,3}(?:[.,' ]\d{3})+(?:[.,]\d{2})?|\d{3,}(?:[.,]\d{2})?)\s*$/;
-/** A figure written with cents ("24,600.00", "1.950,00") and no currency beside it. */
-const CENTS_FIGURE = new RegExp(`(?<!(?:${CURRENCIES})\\s?)(?<![\\d.,']\\s?)\\d{1,3}(?:[.,' ]\\d{3})*[.,]\\d{2}(?![\\d.,%])(?!\\s?(?:${CURRENCIES}))`, "gu");
+/** A figure written with cents ("24,600.00", "1.950,00") and no currency or unit beside it ("2.50 s"). */
+const CENTS_FIGURE = new RegExp(`(?<!(?:${CURRENCIES})\\s?)(?<![\\d.,']\\s?)\\d{1,3}(?:[.,' ]\\d{3})*[.,]\\d{2}(?![\\d.,%])(?!\\s?(?:${CURRENCIES}|\\p{L}))`, "gu");
 const BARE_NUMBER = /^([*_]{0,2})\s*(\d[\d.,' ]*)\s*([*_]{0,2})$/;
 const HTML_TAG = /<\/?(?:div|p|br|span|img|a|details|summary|b|i|u|s|strong|em|table|thead|tbody|tr|td|th|ul|ol|li|h[1-6]|pre|code|sub|sup|kbd|hr|input|blockquote|font|center)\b[^>]*>/gi;
 
@@ -122,12 +123,15 @@ function walk(tokens: readonly Token[], out: SectionBuilder): void {
 
 function list(token: Tokens.List, out: SectionBuilder): void {
   out.endBlock();
+  // Numbered items set apart by blank lines, one of them a known section ("5. Payment", "6. Other
+  // terms"), are a document's numbered sections; "1. Logged in as admin" in a list of steps is none.
+  const sections = token.ordered && token.loose && token.items.some((item) => out.knows(item.text.split("\n")[0]!) && isTitle(item.text.split("\n")[0]!));
   for (const item of token.items) {
     const [first, ...rest] = item.tokens.filter((t) => t.type !== "checkbox");
     const head = first && (first.type === "text" || first.type === "paragraph") ? first.raw : "";
     // A line after an item that is a label of its own ("2. Click Pay\nExpected: ...") is lazily
     // continued into the item by Markdown; here it starts its section again.
-    out.listItem(head.split("\n"), token.ordered, item.task ? item.checked === true : undefined, rest.length > 0 || token.items.length === 1 || token.loose);
+    out.listItem(head.split("\n"), token.ordered, item.task ? item.checked === true : undefined, rest.some((t) => t.type !== "space") || token.items.length === 1 || sections);
     walk(first && head === "" ? [first, ...rest] : rest, out);
   }
   out.endBlock();
@@ -149,6 +153,11 @@ class SectionBuilder {
 
   result(): ReadDocument {
     return { sections: this.sections.filter((s) => s.lines.length > 0 || s.label !== ""), lines: this.lines };
+  }
+
+  /** A line that is a known section's name on its own ("4. Payment terms"). */
+  knows(line: string): boolean {
+    return isKnownBare(line, this.resolve);
   }
 
   heading(text: string): void {
@@ -225,11 +234,12 @@ class SectionBuilder {
     const [first, ...more] = lines.map((l) => l.trim());
     // "4. Acceptance." over its numbered points is a section heading, full stop and all, and so is
     // "6. Other terms" over what it holds, alone in its list or among numbered sections set apart by blank
-    // lines, known name or not (but for a step: "1. Open Settings").
+    // lines, known name or not; a step told in the past never is ("1. Logged in as admin"), nor one
+    // told as an order with a name nobody knows ("1. Open Settings").
     const heading =
-      (ordered && isKnownBare(/^[\p{L} ]{1,40}\.$/u.test(first!) ? first!.slice(0, -1) : first!, this.resolve)) ||
-      (ordered && (more.length > 0 || holds) && isTitle(first!) && !isAction(first!)) ||
-      (more.length > 0 && standaloneLabel(first!, this.resolve) !== undefined);
+      ((ordered && isKnownBare(/^[\p{L} ]{1,40}\.$/u.test(first!) ? first!.slice(0, -1) : first!, this.resolve)) ||
+        (ordered && (more.length > 0 || holds) && isTitle(first!)) ||
+        (more.length > 0 && standaloneLabel(first!, this.resolve) !== undefined));
     if (heading) {
       this.open(cleanLabel(first!), true);
       for (const line of more) this.textLine(line);
@@ -311,7 +321,8 @@ class SectionBuilder {
       this.open(standalone, true);
       return;
     }
-    if (!/\d/.test(line) && line.split(/\s+/).length <= 8) this.blockCurrency = CURRENCY_HEADER.exec(line)?.[1] ?? this.blockCurrency;
+    // A column header naming the currency ("Item        Amount (INR)"), not a sentence ("All amounts are in EUR").
+    if (!/\d/.test(line) && COLUMNS.test(line)) this.blockCurrency = CURRENCY_HEADER.exec(line)?.[1] ?? this.blockCurrency;
     this.add(line, "text");
   }
 

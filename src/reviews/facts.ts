@@ -8,10 +8,11 @@ import { contentWords } from "./quality.js";
  * percentages. Each detector returns the text that proves it, or undefined. Every pattern is
  * anchored on a word or bounded in length, so a detector is linear in its input.
  */
-const MONTH = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?";
+// A month's name or its abbreviation, not a word it starts ("2-3 junior developers", "4 march-ready").
+const MONTH = "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\b\\.?";
 const CURRENCY_SYMBOLS = "€|\\$|£|₹|¥";
-// Codes that are no English word ("TRY", "PHP", "COP" are: "try 3 times", "PHP 8.2").
-const CURRENCY_ISO = "EUR|USD|GBP|CHF|AUD|CAD|SEK|NOK|DKK|PLN|INR|JPY|CNY|SGD|HKD|NZD|ZAR|BRL|MXN|CZK|HUF|RON|AED|SAR|QAR|KWD|BHD|OMR|ILS|RUB|UAH|KRW|TWD|THB|MYR|IDR|VND|NGN|KES|EGP|ARS|CLP|ISK|BGN|RSD";
+// Codes that are no English word ("TRY", "PHP", "COP", "RUB" are: "try 3 times", "PHP 8.2", "rub 2 coats").
+const CURRENCY_ISO = "EUR|USD|GBP|CHF|AUD|CAD|SEK|NOK|DKK|PLN|INR|JPY|CNY|SGD|HKD|NZD|ZAR|BRL|MXN|CZK|HUF|RON|AED|SAR|QAR|KWD|BHD|OMR|ILS|UAH|KRW|TWD|THB|MYR|IDR|VND|NGN|KES|EGP|ARS|CLP|ISK|BGN|RSD";
 /** Every currency a review knows, as symbols and ISO codes, for other patterns to build on. */
 export const CURRENCIES = `${CURRENCY_SYMBOLS}|${CURRENCY_ISO}`;
 // "A$ 12,000" and "NZ$" are their own dollars; "Rs. 1,40,000", "12 500 kr", "540 000 Kč", "KSh 600,000"
@@ -24,6 +25,9 @@ const NUMBER = "\\d(?:[\\d.,']|(?<=\\d)\\s(?=\\d{3}(?!\\d))){0,24}\\d(?:\\s?[kKm
 // "€   600,00", "CHF   800.–" and "TOTAL GBP             12,516.00": a price column aligned with spaces after its currency.
 export const AMOUNT_PATTERN = new RegExp(`${CURRENCY_SIGN}[ \\t]{0,24}(${NUMBER})|(${NUMBER})\\s?${CURRENCY_SIGN}`, "gi");
 
+/** Abbreviations whose full stop ends no sentence ("e.g.", "approx. 3", "excl. VAT", "Rs. 1,40,000"). */
+export const ABBREVIATIONS = "e\\.g|i\\.e|etc|vs|approx|est|incl|excl|no|nr|fig|ca|mr|mrs|ms|dr|st|v|rs";
+
 /** "Description        Qty    Unit price    Amount": a line laid out in columns with spaces. */
 export const COLUMNS = /\S {3,}\S/;
 
@@ -35,7 +39,7 @@ const ENVIRONMENTS = "localhost|on-prem(?:ises)?|self-hosted|tenant|desktop app|
 // "production" or "staging" says which copy of the system, not which version, browser, device or
 // tenant: named alone it leaves the developer asking where; with its region ("prod EU",
 // "production, UK region", "prod eu-west-1") it names one.
-const STAGED = "(?:production|prod|staging|pre-?prod|uat|sandbox|live)[ ,/(-]+(?:(?:eu|us|uk|apac|emea|latam|na|de|fr|nl|au|ca|in|jp)\\b|[a-z]{2}-[a-z]+-\\d|(?:the )?\\p{L}+ (?:region|tenant|instance|cluster|site|store|shard))";
+const STAGED = "(?:production|prod|staging|pre-?prod|uat|sandbox)[ ,/(-]+(?:(?:eu|uk|us|apac|emea|latam)\\b|[a-z]{2}-[a-z]+-\\d|(?:the )?\\p{L}+ (?:region|tenant|instance|cluster|shard))";
 
 const ACTION_VERBS =
   "open|go|navigate|scan|swipe|long-press|visit|browse|click|tap|press|select|choose|pick|enter|type|fill|paste|upload|download|submit|save|log ?in|login|log ?out|sign ?in|sign ?out|sign up|register|create|add|remove|delete|edit|change|set|switch|toggle|enable|disable|turn|run|execute|call|send|post|request|start|restart|stop|install|uninstall|update|upgrade|deploy|import|export|refresh|reload|scroll|drag|drop|hover|search|filter|sort|apply|checkout|pay|book|cancel|close|wait|use|make|invite|share|print|attach|connect|disconnect|trigger|schedule|configure|resize|rotate|zoom|copy|move|rename|load|reset|view|check|mark|assign|approve|reject|return|merge|push|pull|sync|generate|publish|archive|restore|complete|confirm|accept|decline|reply|forward|answer|order|buy|plug|unplug|charge|reopen|rebook|duplicate|replace|revoke|redeploy|store|migrate|bump|document|verify|notify|allow|provide|build|implement|introduce|extend|split|clean up|decommission";
@@ -118,6 +122,11 @@ const I_PAST = new RegExp(`\\b(?:i|we|you|user|they)\\s+(?:then\\s+|first\\s+|ju
 /** Does one line read like an instruction ("Open Settings", "Click Pay")? */
 export function isAction(line: string): boolean {
   return IMPERATIVE_START.test(line.trim());
+}
+
+/** A step told in the past: "Logged in as admin", "Went to Reports". */
+export function pastStep(line: string): boolean {
+  return PAST_START.test(line.trim());
 }
 
 /**
@@ -271,6 +280,11 @@ const VAGUE_WRONG =
 export function vagueComplaint(text: string): boolean {
   const rest = text.replace(VAGUE_WRONG, " ");
   return rest !== text && !RE.observedWording.test(rest) && !RE.errorMessage.test(rest) && !/\d/.test(rest);
+}
+
+/** What happens, told as it happens ("crashes", "shows", "is empty"): a report's line, not a section's title. */
+export function saysWhatHappens(line: string): boolean {
+  return RE.observedWording.test(line);
 }
 
 export function findFact(span: Span, kinds: readonly Evidence[]): { kind: Evidence; found: string } | undefined {

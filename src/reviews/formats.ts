@@ -69,7 +69,8 @@ export function jiraToMarkdown(text: string): string {
 // "**Date:** 2025-06-16" under a quotation's title is a header line too.
 const HEADER = /^[*_]{0,2}(?:from|sent|to|cc|bcc|date|reply-to|subject)\s*:/i;
 // A quotation's own fields ("Quote number:", "Quote date:", "Bill to:") name the paper, not a term of it.
-const PAPER_FIELD = /^[*_]{0,2}(?:(?:quote|quotation|offer|proposal|invoice|order|customer|client|our|your) (?:number|no\.?|date|ref(?:erence)?)|reference|ref|bill to|invoice to|ship to|issue date|vat (?:reg(?:istration)?\.? )?(?:no\.?|number))[*_]{0,2}\s*:/i;
+// Only with a short value: "Order number: 55120 was charged twice" says what happened.
+const PAPER_FIELD = /^[*_]{0,2}(?:(?:quote|quotation|offer|proposal|invoice|customer|client|our|your) (?:number|no\.?|date|ref(?:erence)?)|reference|ref|bill to|invoice to|ship to|issue date|vat (?:reg(?:istration)?\.? )?(?:no\.?|number))[*_]{0,2}\s*:[*_]{0,2}\s*(?:\S+(?:\s+\S+){0,2})?\s*$/i;
 const FORWARD = /^(?:-{2,}\s*(?:original message|forwarded message)\s*-{2,}|begin forwarded message:?)\s*$/i;
 const WROTE = /^on .{4,120}\bwrote:\s*$/i;
 const CLOSING = /^(?:best|kind|warm|many thanks|thanks|thank you|cheers|regards|best regards|kind regards|warm regards|with best regards|sincerely|yours sincerely|yours|groeten|met vriendelijke groet(?:en)?|mit freundlichen grüßen|viele grüße)[,!.]?\s*$/i;

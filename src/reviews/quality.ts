@@ -87,8 +87,9 @@ const GENERIC = new Set(
 );
 const VAGUE_HEAD = /\b(?:everything|anything|whatever|all (?:that is|that's|things|the (?:usual|necessary|required)))\b/i;
 
-// A template's gap left in a sentence: <describe>, [e.g. iOS], [insert date], "within [X] days", {{name}}, TBD.
-const LEFT_IN = /<[^<>\n]{1,60}>|\[(?![ xX]\]|\s*[\w.#-]*\d[\w.#-]*\s*\])[^\[\]\n]{1,80}\](?!\()|(?<=\S )\[[xX]\]|\[\s*\]|\{\{[^}\n]*\}\}|\bXX+\b|\b(?:tbd|tba|tbc|todo)\b/i;
+// A template's gap left in a sentence: <describe>, [e.g. iOS], [insert date], "within [X] days", {{name}}, TBD
+// ("< 4 hours" and "> 99.5%" are comparisons: a gap's brackets hold it without spaces).
+const LEFT_IN = /<(?=\S)[^<>\n]{1,60}(?<=\S)>|\[(?![ xX]\]|\s*(?=[\w.#-]*\d)[\w.#-]*\s*\])[^\[\]\n]{1,80}\](?!\()|(?<=\S )\[[xX]\]|\[\s*\]|\{\{[^}\n]*\}\}|\bXX+\b|\b(?:tbd|tba|tbc)\b/i;
 
 /** The first gap a template left in the text, if any. */
 export function leftIn(text: string): string | undefined {
@@ -97,9 +98,15 @@ export function leftIn(text: string): string | undefined {
 
 // Placeholder tokens inside a line: the gaps above, a line that is one, '...', x.y.z, "as discussed".
 const PLACEHOLDER_TOKENS = new RegExp(
-  String.raw`${LEFT_IN.source}|^\[[^\]\n]{1,120}$|(['"‘“])(?:\.{2,}|…)\1|\.{3,}|…|\bx\.y(?:\.z)?\b|\b(?:same as (?:before|above|last time|previous(?:ly)?|usual|always)|as (?:discussed|agreed|before|usual|always)|see (?:previous|earlier|my|last|the previous|the last|our) (?:mail|e-?mail|message|ticket|thread|call|conversation))\b`,
+  String.raw`${LEFT_IN.source}|\btodo\b|^\[[^\]\n]{1,120}$|(['"‘“])(?:\.{2,}|…)\1|\.{3,}|…|\bx\.y(?:\.z)?\b|\b(?:same as (?:before|above|last time|previous(?:ly)?|usual|always)|as (?:discussed|agreed|before|usual|always)|see (?:previous|earlier|my|last|the previous|the last|our) (?:mail|e-?mail|message|ticket|thread|call|conversation))\b`,
   "gi",
 );
+
+/** "To be confirmed after the kick-off", "we will agree the dates later": the answer put off, with no figure. */
+export function putOff(line: string): boolean {
+  const bare = line.trim().replace(/[.!;,]+$/, "");
+  return (PUT_OFF.test(bare) || AGREED_LATER.test(bare)) && !/\d/.test(bare);
+}
 
 /** Why a line says nothing, or undefined when it has content of its own. */
 export function hollowLine(line: string): Hollow | undefined {
@@ -110,15 +117,14 @@ export function hollowLine(line: string): Hollow | undefined {
   if (/(?:\.{3,}|…)\s*$/.test(line) && contentWords(bare).length === 0) return "placeholder";
   if (TEMPLATE.some((t) => t.test(bare))) return "template";
   // "To be agreed at the kick-off", "dates to be confirmed later": put off, with no figure given.
-  if (PUT_OFF.test(bare) && !/\d/.test(bare)) return "placeholder";
-  if (DONE_WHEN_DONE.test(bare)) return "placeholder";
-  if (AGREED_LATER.test(bare) && !/\d/.test(bare)) return "placeholder";
+  if (putOff(bare) || DONE_WHEN_DONE.test(bare)) return "placeholder";
   const left = bare.replace(PLACEHOLDER_TOKENS, " ");
   if (left !== bare && contentWords(left).length < 2) return "placeholder";
   // Only vague words left once "as discussed" is taken out, or a line of vague words led by "everything".
   const vague = contentWords(left).every((w) => VAGUE.has(w));
   if (vague && (left !== bare || VAGUE_HEAD.test(bare))) return "placeholder";
-  if (contentWords(bare).every((w) => VAGUE.has(w) || GENERIC.has(w)) && contentWords(bare).some((w) => GENERIC.has(w))) return "placeholder";
+  const named = contentWords(bare);
+  if (named.every((w) => VAGUE.has(w) || GENERIC.has(w)) && named.some((w) => GENERIC.has(w))) return "placeholder";
   return undefined;
 }
 
@@ -166,7 +172,7 @@ const NEGATION = /\b(?:no|not|none|nothing|without|never|n\/a|can't|cannot|could
 const NOT_KNOWN = /\b(?:no idea|not sure|no clue|don't know|do not know|dunno|can't tell|cannot tell)\b/i;
 const NEGATED_START = /^(?:no|not|none|nothing|unknown|unclear|n\/a|can't say|cannot say|don't know|do not know|no idea|not sure|unsure)\b/i;
 // "Nothing really, just flagging it": a hedged nothing denies its section however long it goes on.
-const HEDGED_NOTHING = /^(?:nothing|none|no(?:thing)? one|nobody)[ ,]+(?:really|yet|for now|right now|at the moment|in particular|specific(?:ally)?|urgent|needed|required)\b/i;
+const HEDGED_NOTHING = /^(?:nothing|none)[ ,]+(?:really|yet|for now|right now|at the moment|in particular|specific(?:ally)?|urgent|needed|required)\b/i;
 
 // Words that judge without saying how: "export is not correct", "it should work properly".
 const VERDICT = new Set(
@@ -234,6 +240,8 @@ export function isNegatedFor(line: string, vocabulary: ReadonlySet<string>): boo
   if (!NEGATION.test(line)) return false;
   for (let i = 0; i < all.length; i++) {
     if (!vocabulary.has(stemOf(all[i]!))) continue;
+    // Right before the word: "no steps", "not reproducible"; "we never copy customer data" is a
+    // promise about the data, not a denial that it is handled.
     const before = all.slice(Math.max(0, i - 2), i).join(" ");
     const after = all.slice(i + 1, i + 3).join(" ");
     if (NEGATION.test(before) || /^(?:not|unknown|unclear|n\/a|none)\b/.test(after)) return true;

@@ -1,6 +1,6 @@
 import type { QuoteRubric, Service } from "../catalog/types.js";
 import { excerpt, judge, publicCriterion, score, type Assessment, type Judgement, type PublicCriterion } from "./assess.js";
-import { AMOUNT_PATTERN, COLUMNS, CURRENCY_SIGN, findFact } from "./facts.js";
+import { ABBREVIATIONS, AMOUNT_PATTERN, COLUMNS, CURRENCY_SIGN, findFact } from "./facts.js";
 import { normalize } from "./formats.js";
 import { leftIn } from "./quality.js";
 
@@ -32,7 +32,7 @@ export interface QuoteReview {
 
 const CURRENCY: Record<string, string> = {
   "€": "EUR", $: "USD", "£": "GBP", EURO: "EUR", EUROS: "EUR", DOLLAR: "USD", DOLLARS: "USD", POUND: "GBP", POUNDS: "GBP", "₹": "INR", "¥": "JPY",
-  "A$": "AUD", "AU$": "AUD", "C$": "CAD", "CA$": "CAD", "NZ$": "NZD", "US$": "USD", "S$": "SGD", "HK$": "HKD", "R$": "BRL", RS: "INR", "RS.": "INR", RUPEES: "INR", KR: "KR", "KR.": "KR", "KČ": "CZK", "ZŁ": "PLN", KSH: "KES", R: "ZAR",
+  "A$": "AUD", "AU$": "AUD", "C$": "CAD", "CA$": "CAD", "NZ$": "NZD", "US$": "USD", "S$": "SGD", "HK$": "HKD", "R$": "BRL", RS: "INR", RUPEES: "INR", KR: "KR", "KČ": "CZK", "ZŁ": "PLN", KSH: "KES", R: "ZAR",
 };
 
 /** "42,000", "12.500,00", "1 250", "42k" → number; the last separator followed by two digits is decimal. */
@@ -72,14 +72,14 @@ const LEAD_IN = `${LEAD_IN_WORDS}$`;
 // A table row ("Design | EUR 2,900") is one piece; "design €6,000 | build €9,000" is two. A full
 // stop ends a piece, but for an abbreviation's ("Total (excl. VAT) | £32,400"), and so does a
 // comma, but for one before a lead-in ("USD 96,000, as follows:").
-const PIECE_END = new RegExp(`;\\s*|,\\s+(?=\\D)(?!${LEAD_IN_WORDS}$)|(?<!\\b(?:excl|incl|approx|ca|no|nr|e\\.g|i\\.e|vs|rs))\\.\\s+`, "i");
+const PIECE_END = new RegExp(`;\\s*|,\\s+(?=\\D)(?!${LEAD_IN_WORDS}$)|(?<!\\b(?:${ABBREVIATIONS}))\\.\\s+`, "i");
+
+const AN_AMOUNT = new RegExp(AMOUNT_PATTERN.source, "iu");
 
 /**
  * "design €6,000 | build €9,000" and "design €6,000 and build €9,000" are two items; a table row
  * "Dell WD19S dock | 25 | CAD 240.00 | CAD 6,000.00" is one, priced at its last amount.
  */
-const AN_AMOUNT = new RegExp(AMOUNT_PATTERN.source, "iu");
-
 function itemsOf(line: string): string[] {
   if ((line.match(AMOUNT_PATTERN) ?? []).length < 2) return [line];
   const pieces = line.split(/(?<=\S)\s[|·•]\s|(?<=\S)\s+and\s+|(?<=\bin total)\s*\(/i);
@@ -287,7 +287,7 @@ const BOUNDARY =
 
 // "between DKK 780,000 and DKK 940,000", "EUR 20–30k", "from $9k to $12k", "CHF 5'000.– to 6'000.–",
 // "starts from €9,500": a range, or a floor, is not a price to sign.
-const PRICE_RANGE = new RegExp(`\\b(?:starts? (?:at|from)|starting (?:at|from)|from as little as|as low as|upwards of|at least|a minimum of)\\s+(?:${AMOUNT})|(?:${AMOUNT})\\s+(?:or more|and up(?:wards)?|upwards|minimum)\\b|\\bbetween\\s+(?:${AMOUNT})\\s+and\\s+(?:${AMOUNT})|(?:${AMOUNT})(?:\\.[–-])?\\s+to\\s+\\d[\\d.,']*\\d|\\bfrom\\s+(?:${AMOUNT})\\s+to\\s+(?:${AMOUNT})|(?:${AMOUNT})\\s?(?:–|-|to)\\s?(?:${AMOUNT})|${CURRENCY_SIGN}\\s?\\d+(?:[.,]\\d+)?\\s?[kK]?\\s?[–-]\\s?\\d+(?:[.,]\\d+)?\\s?[kK]\\b`, "iu");
+const PRICE_RANGE = new RegExp(`\\b(?:starts? (?:at|from)|starting (?:at|from)|from as little as|as low as)\\s+(?:${AMOUNT})|\\bbetween\\s+(?:${AMOUNT})\\s+and\\s+(?:${AMOUNT})|(?:${AMOUNT})(?:\\.[–-])?\\s+to\\s+\\d[\\d.,']*\\d|\\bfrom\\s+(?:${AMOUNT})\\s+to\\s+(?:${AMOUNT})|(?:${AMOUNT})\\s?(?:–|-|to)\\s?(?:${AMOUNT})|${CURRENCY_SIGN}\\s?\\d+(?:[.,]\\d+)?\\s?[kK]?\\s?[–-]\\s?\\d+(?:[.,]\\d+)?\\s?[kK]\\b`, "iu");
 
 /** A price given as a range leaves the one number to sign open: it counts as vague. */
 function ranged(found: Judgement, priceId: string | undefined): Judgement {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import YAML from "yaml";
 import type { QuoteRubric, Service, TicketRubric } from "../src/catalog/types.js";
+import { vagueComplaint } from "../src/reviews/facts.js";
 import { unwrapChat } from "../src/reviews/formats.js";
 import { reviewQuote } from "../src/reviews/quote.js";
 import { reviewTicket } from "../src/reviews/ticket.js";
@@ -558,6 +559,37 @@ describe("what only names a stage, a feature or an opinion (#18, from ticket set
     expect(status(opinion).question).not.toBe("met");
     const task = reviewTicket({ type: "task", ticketText: "Short description: Renew TLS certificate for portal.kunde-example.de\n\nDescription:\nLet's Encrypt renewal on lb-ext-01 has failed since the DNS provider change on 2 April; the certificate expires on 28 May. Switch the ACME challenge to DNS-01 and reissue the certificate.\n\nClose notes required:\n- openssl s_client shows the new expiry at least 80 days out\n- certbot renew --dry-run succeeds on lb-ext-01" }, ticketRubric);
     expect(status(task)["definition-of-done"]).toBe("met");
+  });
+});
+
+describe("what only says who asked, that it is wrong, or asks for information (#18, from ticket set Q's dev part)", () => {
+  const task = (ticketText: string) => reviewTicket({ ticketText, type: "task" }, ticketRubric);
+  const question = (ticketText: string) => reviewTicket({ ticketText, type: "question" }, ticketRubric);
+
+  it("'requested by management' is who asked, not why; 'No fixed end - let's keep chipping away' is no definition of done", () => {
+    expect(status(task("## What to do\nUpgrade the 7 CI workflows from Node 16 to Node 20.\n## Why\nThis was requested by management in last week's planning.\n## Done when\nAll 7 workflows run green on a PR against main with Node 20."))["why"]).not.toBe("met");
+    expect(status(task("What: remove the 64 flags listed in the sheet 'Flags audit May'.\nWhy: each flag costs startup time and two dead-branch bugs came from stale flags.\nDone: No fixed end - let's just keep chipping away at the list whenever people have spare cycles."))["definition-of-done"]).not.toBe("met");
+  });
+
+  it("'only for some accounts - we haven't figured out which' is no way to reproduce", () => {
+    expect(status(bug("What happens: Export -> PDF spins for 30 s, then shows 'Request failed (504)'.\nExpected: the PDF downloads within a few seconds.\nSteps: it only happens for some accounts - we haven't figured out which ones or what they have in common.\nEnv: app 5.2.1, Chrome 125"))["steps-to-reproduce"]).not.toBe("met");
+  });
+
+  it("'the report is coming wrong / not coming proper' says it is wrong, not what it shows; a greeting is no summary", () => {
+    const review = bug("Respected Sir/Madam,\n\nKindly note that the attendance report is coming wrong from last two days.\n\nVersion: HRMS Cloud 7.3.2, Chrome 124 on Windows 10.\n\nSteps: login as HR admin, go to Reports > Attendance > Monthly, select April 2024, click Generate.\n\nThe report should show the present days for each employee as per the biometric punches, which are showing correctly in the Punch Log screen. But the report data is not coming proper only.");
+    expect(review.criteria.find((c) => c.id === "observed-behaviour")!.evidence).not.toMatch(/coming|Respected/);
+    expect(["the attendance report is coming wrong from last two days", "the report data is not coming proper only"].map(vagueComplaint)).toEqual([true, true]);
+  });
+
+  it("'Could you please send us some information regarding this topic?' asks nothing in particular", () => {
+    expect(status(question("We use FlowBridge 4.1.3 with S/4HANA 2021 and IDocs fail with status 51; we read chapter 7 of the handbook. We need an answer until 30.05. Could you please send us some information regarding this topic?")).question).not.toBe("met");
+  });
+
+  it("'Could you build something to make this less manual, whatever approach you think is best' is no behaviour; corporate filler is filler", () => {
+    const feature = reviewTicket({ type: "feature", ticketText: "Every month our IT team spends two days adding and removing users by hand in your tool.\nCould you build something to make this less manual? Whatever approach you think is best.\nWe'd consider it done when IT spends less than an hour a month on user administration." }, ticketRubric);
+    expect(status(feature)["proposed-behaviour"]).not.toBe("met");
+    const filler = task("Ticket #55102 | Category: General | Priority: Normal\nSubject: Improvements\n\nDescription:\nHi team, as discussed in various meetings, please kindly take necessary action on the said matter at the earliest so that things can be improved going forward in line with best practices and our overall strategic objectives. This is important for the business and for alignment across all stakeholders to ensure synergy and value. Requesting you to do the needful and close the loop once it is completed appropriately to everyone's satisfaction.");
+    expect(filler.rating).toBeLessThan(4);
   });
 });
 

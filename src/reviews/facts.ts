@@ -115,7 +115,8 @@ function gerund(verb: string): string {
 const ASKED = new RegExp(`\\b(?:can|could|would) (?:someone|somebody|anyone|you|we) (?:please )?(?:${ACTION_VERBS})\\b[^?\\n]{8,}`, "i");
 // "I tested it: filled in the form, clicked Send": steps told in the past, the teller left out.
 const PAST_START = new RegExp(`^(?:${PAST_ACTIONS})\\b`, "i");
-const UNRELIABLE = /\b(?:random(?:ly)?|sometimes|occasionally|intermittent(?:ly)?|sporadic(?:ally)?|not every time|now and then|from time to time)\b/i;
+// "only for some accounts - we haven't figured out which": nobody can pick one that fails.
+const UNRELIABLE = /\b(?:random(?:ly)?|sometimes|occasionally|intermittent(?:ly)?|sporadic(?:ally)?|not every time|now and then|from time to time|(?:have(?:n't| not)|not yet|never) (?:figured|worked) out|for some (?:accounts|users|customers|devices|tenants|orders|people))\b/i;
 const ACTION_ANYWHERE = new RegExp(`\\b(?:${ACTION_VERBS}|${PAST_ACTIONS})\\b`, "gi");
 const I_PAST = new RegExp(`\\b(?:i|we|you|user|they)\\s+(?:then\\s+|first\\s+|just\\s+)?(?:${PAST_ACTIONS})\\b`, "gi");
 
@@ -231,7 +232,7 @@ function schedule(text: string): string | undefined {
  * linear in the text (a pattern that tries every start before failing is quadratic).
  */
 // "Can someone help with this?", "Any ideas?", "What do you think?": a call for help that asks nothing in particular.
-const HELP_ONLY = /^(?:(?:hi|hey|hello|so|ok|okay)[,!]?\s+)?(?:(?:can|could|would|will) (?:some(?:one|body)|any(?:one|body)|you(?: guys| all)?)(?: please)? (?:help|assist|advise|have a look|take a look|look into (?:it|this|that))(?: (?:me|us|here|out))?(?: (?:with|on) (?:this|that|it|the above))?(?: please)?|any (?:ideas|thoughts|suggestions|advice|help|pointers)|thoughts|ideas|help|what do you (?:all |guys )?think|what are your thoughts|opinions)\s*\?$/i;
+const HELP_ONLY = /^(?:(?:hi|hey|hello|so|ok|okay)[,!]?\s+)?(?:(?:can|could|would|will) (?:some(?:one|body)|any(?:one|body)|you(?: guys| all)?)(?: please)? (?:help|assist|advise|have a look|take a look|look into (?:it|this|that))(?: (?:me|us|here|out))?(?: (?:with|on) (?:this|that|it|the above))?(?: please)?|any (?:ideas|thoughts|suggestions|advice|help|pointers)|thoughts|ideas|help|what do you (?:all |guys )?think|what are your thoughts|opinions|(?:(?:can|could|would) you (?:please )?)?(?:send|give|share|provide) (?:us|me)? ?(?:some|any|more)? ?(?:info|information|details|input|advice|guidance)(?: (?:on|about|regarding) (?:this|it|that)(?: topic| issue| matter)?)?)\s*\?$/i;
 
 function directQuestion(text: string): string | undefined {
   for (let at = text.indexOf("?"); at >= 0; at = text.indexOf("?", at + 1)) {
@@ -271,10 +272,10 @@ function match(text: string, pattern: RegExp): string | undefined {
   return m?.[0].trim();
 }
 
-// "Has not been working correctly", "the import doesn't look right", "something is off": a
-// complaint that something is wrong, without what.
+// "Has not been working correctly", "the import doesn't look right", "something is off", "coming
+// wrong / not coming proper": a complaint that something is wrong, without what.
 const VAGUE_WRONG =
-  /\b(?:(?:is|are|was|were|has|have|had|does|do|did)(?:n't| not)(?: been)? (?:work(?:ing|s)?|look(?:ing|s)?|seem(?:ing|s)?|behav(?:e|es|ing))(?: (?:right|correct(?:ly)?|properly|ok(?:ay)?|fine|as (?:it should|expected|intended)))?|something(?:'s| is| seems| looks)(?: a bit)? (?:off|wrong|weird|strange)|not (?:working|right|correct)(?: correctly| properly)?)\b/gi;
+  /\b(?:(?:is|are|was|were|has|have|had|does|do|did)(?:n't| not)(?: been)? (?:work(?:ing|s)?|look(?:ing|s)?|seem(?:ing|s)?|behav(?:e|es|ing))(?: (?:right|correct(?:ly)?|properly|ok(?:ay)?|fine|as (?:it should|expected|intended)))?|something(?:'s| is| seems| looks)(?: a bit)? (?:off|wrong|weird|strange)|not (?:working|right|correct)(?: correctly| properly)?|(?:coming|showing|displaying) (?:wrong|incorrect(?:ly)?)|not (?:coming|showing|displaying) (?:proper(?:ly)?|correct(?:ly)?|right))\b/gi;
 
 /** A complaint with nothing observable besides it: no symptom, error, figure or value. */
 export function vagueComplaint(text: string): boolean {

@@ -29,7 +29,10 @@ const FUNCTION = new Set(
 
 // Words that praise or wish without saying anything a tester could check.
 const WISHFUL = new Set(
-  ("seamless seamlessly intuitive intuitively easy easier easily simple simpler simply pleasant nice nicer good better best great fast faster " +
+  // and the words of corporate filler: "ensure synergy and value", "do the needful at the earliest".
+  ("synergy synergies alignment stakeholders strategic objectives holistic leverage empower journey agility passion excellence best-in-class " +
+    "future-proof going forward practices needful necessary earliest kindly satisfaction appropriately cooperation value values " +
+    "seamless seamlessly intuitive intuitively easy easier easily simple simpler simply pleasant nice nicer good better best great fast faster " +
     "quick quickly smooth smoothly modern trustworthy friendly user-friendly clean cleaner robust scalable efficient efficiently improved improve " +
     "improvement improvements properly correctly nicely delightful delight delighted world-class experience overall feel feels work works way ways " +
     "well enhance enhanced optimize optimized optimise optimised revamp rework overhaul streamline streamlined everything anything things stuff " +
@@ -63,6 +66,8 @@ const TEMPLATE = [
   /\(optional\)\s*$/i,
 ];
 
+// "This was requested by management in last week's planning": who asked, not why.
+const ORDERED_BY = /^(?:this |it )?(?:was |is |has been )?(?:requested|asked for|decided|wanted|mandated|ordered) by (?:management|leadership|the (?:boss|management|leadership|board|client|customer|business)|my (?:manager|boss|lead)|someone|them)\b[^,;:]*$/i;
 // "Done: when it's done, ping me": a definition of done that only says it is done.
 const DONE_WHEN_DONE = /^(?:when|once|after) (?:it'?s|it is|it's all|everything(?:'s| is)|all is|we'?re|we are|i'?m|i am) (?:done|finished|complete(?:d)?|ready|over)\b/i;
 
@@ -117,7 +122,7 @@ export function hollowLine(line: string): Hollow | undefined {
   if (/(?:\.{3,}|…)\s*$/.test(line) && contentWords(bare).length === 0) return "placeholder";
   if (TEMPLATE.some((t) => t.test(bare))) return "template";
   // "To be agreed at the kick-off", "dates to be confirmed later": put off, with no figure given.
-  if (putOff(bare) || DONE_WHEN_DONE.test(bare)) return "placeholder";
+  if (putOff(bare) || DONE_WHEN_DONE.test(bare) || ORDERED_BY.test(bare)) return "placeholder";
   const left = bare.replace(PLACEHOLDER_TOKENS, " ");
   if (left !== bare && contentWords(left).length < 2) return "placeholder";
   // Only vague words left once "as discussed" is taken out, or a line of vague words led by "everything".
@@ -172,7 +177,8 @@ const NEGATION = /\b(?:no|not|none|nothing|without|never|n\/a|can't|cannot|could
 const NOT_KNOWN = /\b(?:no idea|not sure|no clue|don't know|do not know|dunno|can't tell|cannot tell)\b/i;
 const NEGATED_START = /^(?:no|not|none|nothing|unknown|unclear|n\/a|can't say|cannot say|don't know|do not know|no idea|not sure|unsure)\b/i;
 // "Nothing really, just flagging it": a hedged nothing denies its section however long it goes on.
-const HEDGED_NOTHING = /^(?:nothing|none)[ ,]+(?:really|yet|for now|right now|at the moment|in particular|specific(?:ally)?|urgent|needed|required)\b/i;
+// "No fixed end - let's keep chipping away at it": an end nobody set.
+const HEDGED_NOTHING = /^(?:(?:nothing|none)[ ,]+(?:really|yet|for now|right now|at the moment|in particular|specific(?:ally)?|urgent|needed|required)|no (?:fixed|clear|real|set|hard|specific) (?:end|end date|deadline|finish line|definition|target))\b/i;
 
 // Words that judge without saying how: "export is not correct", "it should work properly".
 const VERDICT = new Set(
@@ -200,7 +206,7 @@ export function verdictOnly(text: string): boolean {
 // How someone feels about a result, a trend with no figure, or "we'll know it when we see it":
 // nothing a tester can check.
 const SUBJECTIVE =
-  /\b(?:feels?|felt|confident|confidence|happ(?:y|ier)|love|loves|delight\w*|satisf\w*|frustrat\w*|looks? (?:good|nice|great|better|clean|modern)|better|easier|nicer|faster|quicker|snappy|snappier|noticeabl[ey]|(?:stop|stops|less) complaining|smooth\w*|seamless\w*|intuitive\w*|polished|(?:go|goes|went) (?:down|up)|(?:is|are|be|gets?) improved|fewer|positive feedback|works? well|in control|less (?:confusion|friction|effort)|notice (?:a|any) difference|more (?:engaging|usable|flexible|efficient|productive)|(?:fast|quick|good|smart|accurate|reliable|stable) enough|know it when (?:we|i|you|they) see it|(?:we|i)(?:'ll| will) (?:just )?see|take it from there|see how it goes|play it by ear|some (?:kind|sort) of|open to (?:ideas|suggestions))\b/i;
+  /\b(?:feels?|felt|confident|confidence|happ(?:y|ier)|love|loves|delight\w*|satisf\w*|frustrat\w*|looks? (?:good|nice|great|better|clean|modern)|better|easier|nicer|faster|quicker|snappy|snappier|noticeabl[ey]|(?:stop|stops|less) complaining|smooth\w*|seamless\w*|intuitive\w*|polished|(?:go|goes|went) (?:down|up)|(?:is|are|be|gets?) improved|fewer|positive feedback|works? well|in control|less (?:confusion|friction|effort)|notice (?:a|any) difference|more (?:engaging|usable|flexible|efficient|productive)|(?:fast|quick|good|smart|accurate|reliable|stable) enough|know it when (?:we|i|you|they) see it|(?:we|i)(?:'ll| will) (?:just )?see|take it from there|see how it goes|play it by ear|some (?:kind|sort) of|open to (?:ideas|suggestions)|(?:build|make|create|add|do) something|whatever (?:approach|solution|way|you (?:think|prefer|suggest))|less manual)\b/i;
 
 // A quoted value ('"Export" is greyed out'), not the apostrophes of "we'll know it's done".
 const QUOTED = /(?<!\p{L})["“'‘][^"“”'‘’\n]{2,}["”'’](?!\p{L})/u;

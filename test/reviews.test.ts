@@ -1732,6 +1732,13 @@ Testing window: 12–23 May 2025. Draft report: 30 May 2025.`, quoteRubric, noSe
     expect(status(bug("Observed: Nobody really can log in after the 4.2 update, everyone gets error 500.\nSteps: open the login page, sign in.\nExpected: the dashboard opens.\nChrome 126"))["observed-behaviour"]).toBe("met");
   });
 
+  it("short clauses of one section say enough together ('Deliverables: migrated cloud sites; migration plan; ...'), and a price incl. tax ('TTC') is no item", () => {
+    const review = reviewQuote("- Deliverables: migrated cloud sites; migration plan; test migration report; user mapping sheet; admin runbook.", quoteRubric, noServices, url);
+    expect(review.criteria.find((c) => c.id === "deliverables")!.status).toBe("met");
+    const ttc = reviewQuote("5. Financial proposal\nAudit days: 11 days × 1 150 € HT .... 12 650 € HT\nTravel (flat fee) .... 350 € HT\nTotal .... 13 000 € HT\n(15 600 € TTC, VAT 20 %)", quoteRubric, noServices, url);
+    expect(ttc.consistency.find((c) => c.check === "total")).toMatchObject({ ok: true });
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

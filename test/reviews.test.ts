@@ -1739,6 +1739,30 @@ Testing window: 12–23 May 2025. Draft report: 30 May 2025.`, quoteRubric, noSe
     expect(ttc.consistency.find((c) => c.check === "total")).toMatchObject({ ok: true });
   });
 
+  it("a rate and what it makes ('36 points @ R1 150,00 .... R41 400,00') is no range; 'EUR 42,000 - 58,000' is one", () => {
+    const rate = reviewQuote("Pricing (ZAR, excl VAT)\n36 x Cat6 points @ R1 150,00 ........ R41 400,00\nSwitch and patch panel ........ R30 800,00\nTotal ........ R72 200,00", quoteRubric, noServices, url);
+    expect(rate.criteria.find((c) => c.id === "price-breakdown")!.status).toBe("met");
+    expect(rate.consistency.filter((c) => !c.ok)).toEqual([]);
+    const range = reviewQuote("4. PRICE\nWe estimate the total at EUR 42,000 - 58,000 (net), to be fixed after the specification.", quoteRubric, noServices, url);
+    expect(range.criteria.find((c) => c.id === "price-breakdown")).toMatchObject({ status: "partial", evidence: expect.stringContaining("range") });
+  });
+
+  it("reads 'What you'll end up with', 'From you:', 'In and out' with '**Out:**', and '[DD.MM.2025]' as a gap", () => {
+    const review = reviewQuote(`What you'll end up with
+The live site on briggsjoinery.co.uk, your own admin login and a recorded walkthrough.
+
+## In and out
+**In:** Windows and WebGL builds of the tidepool level, English only, keyboard, mouse and touch.
+**Out:** other levels, console ports, localisation.
+
+- From you: the copy and photos by 21 March.`, quoteRubric, noServices, url);
+    expect(review.criteria.find((c) => c.id === "deliverables")).toMatchObject({ status: "met", evidence: expect.not.stringMatching(/^found/) });
+    expect(review.criteria.find((c) => c.id === "assumptions-responsibilities")).toMatchObject({ status: "met", evidence: expect.not.stringMatching(/^found/) });
+    expect(review.criteria.find((c) => c.id === "scope")).toMatchObject({ status: "met", evidence: expect.not.stringMatching(/^found|no exclusions/) });
+    const gap = reviewQuote("Timeline: design approved 14 March 2025, build complete [DD.MM.2025], go-live 30 May 2025.", quoteRubric, noServices, url);
+    expect(gap.criteria.find((c) => c.id === "timeline-milestones")!.evidence).toContain("gap left in");
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

@@ -1,5 +1,5 @@
 import { Lexer, type Token, type Tokens } from "marked";
-import { COLUMNS, CURRENCIES, isAction, pastStep, saysWhatHappens } from "./facts.js";
+import { COLUMNS, CURRENCIES, CURRENCY_SIGN, isAction, pastStep, saysWhatHappens } from "./facts.js";
 import { prepare } from "./formats.js";
 import { hollowLine } from "./quality.js";
 
@@ -59,8 +59,8 @@ const LABEL_CURRENCY = new RegExp(`(?:\\(\\s*|,\\s*|\\bin\\s+)(${CURRENCIES})(?:
 /** A figure that ends a line, written as money is ("12,000", "2.750,00", "1,80,000.00", "19750"), not "Phase 2". */
 // Not a phone number's last digits ("403-555-0182").
 const TRAILING_FIGURE = /(?<![\d.,'-])(?<!\d )(?!(?:19|20)\d\d\s*$)(\d{1,3}(?:,\d{2})+,\d{3}(?:\.\d{2})?|\d{1,3}(?:[.,' ]\d{3})+(?:[.,]\d{2})?|\d{3,}(?:[.,]\d{2})?)\s*$/;
-/** A figure written with cents ("24,600.00", "1.950,00") and no currency or unit beside it ("2.50 s"). */
-const CENTS_FIGURE = new RegExp(`(?<!(?:${CURRENCIES})\\s?)(?<![\\d.,']\\s?)\\d{1,3}(?:[.,' ]\\d{3})*[.,]\\d{2}(?![\\d.,%])(?!\\s?(?:${CURRENCIES}|\\p{L}))`, "gu");
+/** A figure written with cents ("24,600.00", "1.950,00") and no currency ("R1 150,00") or unit ("2.50 s") beside it. */
+const CENTS_FIGURE = new RegExp(`(?<!${CURRENCY_SIGN}\\s?)(?<![\\d.,']\\s?)\\d{1,3}(?:[.,' ]\\d{3})*[.,]\\d{2}(?![\\d.,%])(?!\\s?(?:${CURRENCIES}|\\p{L}))`, "gu");
 const BARE_NUMBER = /^([*_]{0,2})\s*(\d[\d.,' ]*)\s*([*_]{0,2})$/;
 const HTML_TAG = /<\/?(?:div|p|br|span|img|a|details|summary|b|i|u|s|strong|em|table|thead|tbody|tr|td|th|ul|ol|li|h[1-6]|pre|code|sub|sup|kbd|hr|input|blockquote|font|center)\b[^>]*>/gi;
 

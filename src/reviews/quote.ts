@@ -283,15 +283,17 @@ const OPEN_ENDED =
 
 // What is left out, said anywhere: "Not included: ...", "out of scope", "excludes", "is not part of this offer".
 const BOUNDARY =
-  /\|\s*(?:out|not included|excluded|out of scope)\s*\||\(\s*(?:out|not included|excluded|out of scope)\s*\)|\b(?:what(?:'s|’s| is) out|boundar(?:y|ies)|not (?:included|in scope|part of|covered|in this|within)|out of (?:the )?scope|outside (?:the |this |of )?(?:scope|engagement|offer|project|quote|proposal)|(?:excluded|excludes|exclusions?)(?!\s+(?:vat|tax|iva|gst|mwst))|(?:does|do|will|shall|is|are) not (?:include|cover|contain|be part)|(?:isn't|aren't|is not|are not) (?:part of|included|covered)|(?:anything|everything) (?:beyond|outside)|(?:anything|everything) else (?:is|will be|would be|we quote|needs)|(?:we|i|this offer|this quote|the project) (?:will not|won't|would not|wouldn't|does not|doesn't|do not|don't) (?:touch|cover|include|build|migrate|do|re-?(?:train|write|design|build)|change|design|write|audit|assess|review|fix|test|look at|provide|handle)|beyond (?:the |this )?scope|(?:quoted|priced|billed|charged) separately|separate (?:offer|quote|agreement|contract)|not (?:part of )?this (?:mvp|phase|offer|quote|project))\b/i;
+  /\|\s*(?:out|not included|excluded|out of scope)\s*\||(?:^|[\s*_])out\s*[*_]{0,2}:|\(\s*(?:out|not included|excluded|out of scope)\s*\)|\b(?:what(?:'s|’s| is) out|boundar(?:y|ies)|not (?:included|in scope|part of|covered|in this|within)|out of (?:the )?scope|outside (?:the |this |of )?(?:scope|engagement|offer|project|quote|proposal)|(?:excluded|excludes|exclusions?)(?!\s+(?:vat|tax|iva|gst|mwst))|(?:does|do|will|shall|is|are) not (?:include|cover|contain|be part)|(?:isn't|aren't|is not|are not) (?:part of|included|covered)|(?:anything|everything) (?:beyond|outside)|(?:anything|everything) else (?:is|will be|would be|we quote|needs)|(?:we|i|this offer|this quote|the project) (?:will not|won't|would not|wouldn't|does not|doesn't|do not|don't) (?:touch|cover|include|build|migrate|do|re-?(?:train|write|design|build)|change|design|write|audit|assess|review|fix|test|look at|provide|handle)|beyond (?:the |this )?scope|(?:quoted|priced|billed|charged) separately|separate (?:offer|quote|agreement|contract)|not (?:part of )?this (?:mvp|phase|offer|quote|project))\b/i;
 
-// "between DKK 780,000 and DKK 940,000", "EUR 20–30k", "from $9k to $12k", "CHF 5'000.– to 6'000.–",
+// "between DKK 780,000 and DKK 940,000", "EUR 20–30k", "EUR 42,000 - 58,000", "from $9k to $12k", "CHF 5'000.– to 6'000.–",
 // "starts from €9,500": a range, or a floor, is not a price to sign.
-const PRICE_RANGE = new RegExp(`\\b(?:starts? (?:at|from)|starting (?:at|from)|from as little as|as low as)\\s+(?:${AMOUNT})|\\bbetween\\s+(?:${AMOUNT})\\s+and\\s+(?:${AMOUNT})|(?:${AMOUNT})(?:\\.[–-])?\\s+to\\s+\\d[\\d.,']*\\d|\\bfrom\\s+(?:${AMOUNT})\\s+to\\s+(?:${AMOUNT})|(?:${AMOUNT})\\s?(?:–|-|to)\\s?(?:${AMOUNT})|${CURRENCY_SIGN}\\s?\\d+(?:[.,]\\d+)?\\s?[kK]?\\s?[–-]\\s?\\d+(?:[.,]\\d+)?\\s?[kK]\\b`, "iu");
+const PRICE_RANGE = new RegExp(`\\b(?:starts? (?:at|from)|starting (?:at|from)|from as little as|as low as)\\s+(?:${AMOUNT})|\\bbetween\\s+(?:${AMOUNT})\\s+and\\s+(?:${AMOUNT})|(?:${AMOUNT})(?:\\.[–-])?\\s+to\\s+\\d[\\d.,']*\\d|(?:${AMOUNT})\\s?[–-]\\s?\\d{1,3}(?:[.,']\\d{3})+(?![\\d.,']*\\s?${CURRENCY_SIGN})|\\bfrom\\s+(?:${AMOUNT})\\s+to\\s+(?:${AMOUNT})|(?:${AMOUNT})\\s?(?:–|-|to)\\s?(?:${AMOUNT})|${CURRENCY_SIGN}\\s?\\d+(?:[.,]\\d+)?\\s?[kK]?\\s?[–-]\\s?\\d+(?:[.,]\\d+)?\\s?[kK]\\b`, "giu");
 
 /** A price given as a range leaves the one number to sign open: it counts as vague. */
 function ranged(found: Judgement, priceId: string | undefined): Judgement {
-  const range = priceId === undefined ? null : PRICE_RANGE.exec(found.textOf(priceId));
+  const text = priceId === undefined ? "" : found.textOf(priceId);
+  // "36 points @ R1 150,00 .... R41 400,00": a rate and what it makes, not a range.
+  const range = [...text.matchAll(PRICE_RANGE)].find((m) => !/(?:@|×|\bx)\s*$/i.test(text.slice(Math.max(0, m.index - 3), m.index)));
   return range ? tooVague(found, priceId!, `a range, not a price ("${range[0]}")`) : found;
 }
 

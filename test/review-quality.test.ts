@@ -87,7 +87,7 @@ describe("review verdicts do not depend on where lines are broken", () => {
     const quoteItems = await dev("quotes");
     const ticketChanges = changed(judgeTickets(ticketItems, ticketRubric), judgeTickets(ticketItems.map((t) => ({ ...t, text: hardWrapped(t.text, 72) })), ticketRubric));
     const quoteChanges = changed(judgeQuotes(quoteItems, quoteRubric), judgeQuotes(quoteItems.map((q) => ({ ...q, text: hardWrapped(q.text, 68) })), quoteRubric));
-    // Measured: 4 of 488 tickets and 2 of 197 quotes (a footer can still land inside a sentence).
+    // Measured: 5 of 668 tickets and 6 of 347 quotes (a footer can still land inside a sentence).
     expect(ticketChanges.length / ticketItems.length, ticketChanges.join(", ")).toBeLessThanOrEqual(0.02);
     expect(quoteChanges.length / quoteItems.length, quoteChanges.join(", ")).toBeLessThanOrEqual(0.03);
   });
@@ -95,8 +95,8 @@ describe("review verdicts do not depend on where lines are broken", () => {
 
 // Measured levels (see the README), not the targets (90% overall, no type or format below 80%,
 // every attack below 4).
-const TICKET_FLOOR = 0.855;
-const TICKET_TYPE_FLOOR = 0.8;
-const QUOTE_FLOOR = 0.72;
+const TICKET_FLOOR = 0.86;
+const TICKET_TYPE_FLOOR = 0.83;
+const QUOTE_FLOOR = 0.77;
 const ATTACKS_AT_4_OR_MORE = 3;
 const ATTACKS_PASSED = 1;

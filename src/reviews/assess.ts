@@ -373,7 +373,11 @@ function edgesOf(c: Criterion, spans: readonly ReadSpan[], index: LabelIndex): E
   const labelled = spans.some((s) => s.label === c.id);
   // One look at each of the criterion's sections as a whole, however many clauses it has.
   const sections = new Map<string, ReturnType<typeof findFact>>();
-  const sectionWords = (span: ReadSpan) => words(wholeSection(spans, span, c).text).length;
+  const sectionWordCounts = new Map<string, number>();
+  const sectionWords = (span: ReadSpan) => {
+    if (!sectionWordCounts.has(span.sectionLabel)) sectionWordCounts.set(span.sectionLabel, words(wholeSection(spans, span, c).text).length);
+    return sectionWordCounts.get(span.sectionLabel)!;
+  };
   const sectionFact = (span: ReadSpan) => {
     if (!sections.has(span.sectionLabel)) sections.set(span.sectionLabel, findFact(wholeSection(spans, span, c), data));
     return sections.get(span.sectionLabel);

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import YAML from "yaml";
 import type { QuoteRubric, Service, TicketRubric } from "../src/catalog/types.js";
 import { vagueComplaint } from "../src/reviews/facts.js";
+import { isFiller } from "../src/reviews/quality.js";
 import { unwrapChat } from "../src/reviews/formats.js";
 import { reviewQuote } from "../src/reviews/quote.js";
 import { reviewTicket } from "../src/reviews/ticket.js";
@@ -1761,6 +1762,20 @@ The live site on briggsjoinery.co.uk, your own admin login and a recorded walkth
     expect(review.criteria.find((c) => c.id === "scope")).toMatchObject({ status: "met", evidence: expect.not.stringMatching(/^found|no exclusions/) });
     const gap = reviewQuote("Timeline: design approved 14 March 2025, build complete [DD.MM.2025], go-live 30 May 2025.", quoteRubric, noServices, url);
     expect(gap.criteria.find((c) => c.id === "timeline-milestones")!.evidence).toContain("gap left in");
+  });
+
+  it("does not misread ordinary text (a second read-back of this session's rules)", async () => {
+    const { prepare } = await import("../src/reviews/formats.js");
+    const quote = (text: string) => reviewQuote(text, quoteRubric, noServices, url);
+    expect(prepare("Hello World app crashes!\nIt closes on start.")).toContain("Hello World app crashes!");
+    expect(quote("Scope: we set up staging and production for the shop and roll the release out.\nRoll out: staging ready 28 March.").criteria.find((c) => c.id === "scope")!.evidence).toMatch(/no exclusions/);
+    expect(quote("Covered: audit of the current 9 services and CI; AKS clusters built with Terraform; Helm charts for all 9 services.\nLeft out: application code changes beyond configuration, the database, Azure consumption costs.").criteria.find((c) => c.id === "scope")!.evidence).not.toMatch(/no exclusions/);
+    expect(quote("Price\nLicences EUR 14,000 - 1,400 loyalty discount = EUR 12,600.").criteria.find((c) => c.id === "price-breakdown")!.evidence).not.toMatch(/range/);
+    const feature = (ticketText: string) => reviewTicket({ ticketText, type: "feature" }, ticketRubric);
+    expect(status(feature("Why: requested by the customer so their finance team can reconcile invoices each week without exporting to Excel.\nBehaviour: add an 'Export to DATEV' button on the invoice list.\nDone when: the file imports into DATEV without errors."))["problem"]).toBe("met");
+    expect(status(feature("Problem: webhook deliveries fail silently and support learns of it from customers, 14 tickets last month.\nProposal: add something like a Retry button on each failed delivery in Settings > Webhooks, which resends it and shows the new status.\nDone when: a failed delivery can be resent from the list and shows 'delivered'."))["proposed-behaviour"]).toBe("met");
+    expect(status(bug("It happens for some users when they upload a PNG over 5 MB on the Profile page: the upload fails with 'Error 413'. It should accept files up to 10 MB. Web app 3.2, Chrome 126."))["steps-to-reproduce"]).toBe("met");
+    expect(isFiller("Kindly fix the value where necessary", false)).toBe(false);
   });
 
   it("flags mixed currencies", () => {

@@ -372,15 +372,14 @@ function edgesOf(c: Criterion, spans: readonly ReadSpan[], index: LabelIndex): E
   const edges: Edge[] = [];
   const labelled = spans.some((s) => s.label === c.id);
   // One look at each of the criterion's sections as a whole, however many clauses it has.
-  const sections = new Map<string, ReturnType<typeof findFact>>();
-  const sectionWordCounts = new Map<string, number>();
-  const sectionWords = (span: ReadSpan) => {
-    if (!sectionWordCounts.has(span.sectionLabel)) sectionWordCounts.set(span.sectionLabel, words(wholeSection(spans, span, c).text).length);
-    return sectionWordCounts.get(span.sectionLabel)!;
-  };
-  const sectionFact = (span: ReadSpan) => {
-    if (!sections.has(span.sectionLabel)) sections.set(span.sectionLabel, findFact(wholeSection(spans, span, c), data));
-    return sections.get(span.sectionLabel);
+  const sections = new Map<string, { fact: ReturnType<typeof findFact>; words: number }>();
+  const section = (span: ReadSpan) => {
+    let seen = sections.get(span.sectionLabel);
+    if (!seen) {
+      const whole = wholeSection(spans, span, c);
+      sections.set(span.sectionLabel, (seen = { fact: findFact(whole, data), words: words(whole.text).length }));
+    }
+    return seen;
   };
   spans.forEach((span, i) => {
     if (span.hollow || negated(span, vocabulary)) return;
@@ -391,12 +390,12 @@ function edgesOf(c: Criterion, spans: readonly ReadSpan[], index: LabelIndex): E
     }
     // "Done when | a filtered export matches the screen; an export over 1M rows is e-mailed; ...":
     // a section's clauses are read apart, but the data it needs may be the clauses together.
-    const proof = findFact(span, [...evidence, ...data]) ?? (rank === 0 ? sectionFact(span) : undefined);
+    const proof = findFact(span, [...evidence, ...data]) ?? (rank === 0 ? section(span).fact : undefined);
     if (rank === 0) {
       if (proof) edges.push({ span: i, strength: "met", found: span.text, rank });
       // "Deliverables: migrated cloud sites; migration plan; test migration report; admin runbook":
       // short clauses of one section say enough together.
-      else if (data.length === 0 && contentWords(span.text).length >= Math.min(minWords, 2) && (span.words >= minWords || sectionWords(span) >= 2 * minWords)) edges.push({ span: i, strength: "met", found: span.text, rank });
+      else if (data.length === 0 && contentWords(span.text).length >= Math.min(minWords, 2) && (span.words >= minWords || section(span).words >= 2 * minWords)) edges.push({ span: i, strength: "met", found: span.text, rank });
       else if (contentWords(span.text).length > 0) edges.push({ span: i, strength: "partial", found: span.text, rank });
       return;
     }

@@ -60,7 +60,7 @@ const LABEL_CURRENCY = new RegExp(`(?:\\(\\s*|,\\s*|\\bin\\s+)(${CURRENCIES})(?:
 // Not a phone number's last digits ("403-555-0182").
 const TRAILING_FIGURE = /(?<![\d.,'-])(?<!\d )(?!(?:19|20)\d\d\s*$)(\d{1,3}(?:,\d{2})+,\d{3}(?:\.\d{2})?|\d{1,3}(?:[.,' ]\d{3})+(?:[.,]\d{2})?|\d{3,}(?:[.,]\d{2})?)\s*$/;
 /** A figure written with cents ("24,600.00", "1.950,00") and no currency ("R1 150,00") or unit ("2.50 s") beside it. */
-const CENTS_FIGURE = new RegExp(`(?<!${CURRENCY_SIGN}\\s?)(?<![\\d.,']\\s?)\\d{1,3}(?:[.,' ]\\d{3})*[.,]\\d{2}(?![\\d.,%])(?!\\s?(?:${CURRENCIES}|\\p{L}))`, "gu");
+const CENTS_FIGURE = new RegExp(`(?<!${CURRENCY_SIGN}\\s?)(?<![\\d.,']\\s?)\\d{1,3}(?:[.,' ]\\d{3})*[.,]\\d{2}(?![\\d.,%])(?!\\s?(?:${CURRENCIES}|\\p{L}))`, "giu");
 const BARE_NUMBER = /^([*_]{0,2})\s*(\d[\d.,' ]*)\s*([*_]{0,2})$/;
 const HTML_TAG = /<\/?(?:div|p|br|span|img|a|details|summary|b|i|u|s|strong|em|table|thead|tbody|tr|td|th|ul|ol|li|h[1-6]|pre|code|sub|sup|kbd|hr|input|blockquote|font|center)\b[^>]*>/gi;
 

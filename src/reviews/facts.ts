@@ -116,7 +116,7 @@ const ASKED = new RegExp(`\\b(?:can|could|would) (?:someone|somebody|anyone|you|
 // "I tested it: filled in the form, clicked Send": steps told in the past, the teller left out.
 const PAST_START = new RegExp(`^(?:${PAST_ACTIONS})\\b`, "i");
 // "only for some accounts - we haven't figured out which": nobody can pick one that fails.
-const UNRELIABLE = /\b(?:random(?:ly)?|sometimes|occasionally|intermittent(?:ly)?|sporadic(?:ally)?|not every time|now and then|from time to time|(?:have(?:n't| not)|not yet|never) (?:figured|worked) out|for some (?:accounts|users|customers|devices|tenants|orders|people))\b/i;
+const UNRELIABLE = /\b(?:random(?:ly)?|sometimes|occasionally|intermittent(?:ly)?|sporadic(?:ally)?|not every time|now and then|from time to time|(?:have(?:n't| not)|not yet|never) (?:figured|worked) out|for some (?:accounts|users|customers|devices|tenants|orders|people)\b(?!\s+(?:when|with|who|whose|that|if|on|using|after)\b))/i;
 const ACTION_ANYWHERE = new RegExp(`\\b(?:${ACTION_VERBS}|${PAST_ACTIONS})\\b`, "gi");
 const I_PAST = new RegExp(`\\b(?:i|we|you|user|they)\\s+(?:then\\s+|first\\s+|just\\s+)?(?:${PAST_ACTIONS})\\b`, "gi");
 

@@ -73,8 +73,9 @@ const HEADER = /^[*_]{0,2}(?:from|sent|to|cc|bcc|date|reply-to|subject)\s*:/i;
 const PAPER_FIELD = /^[*_]{0,2}(?:(?:quote|quotation|offer|proposal|invoice|customer|client|our|your) (?:number|no\.?|date|ref(?:erence)?)|reference|ref|bill to|invoice to|ship to|issue date|vat (?:reg(?:istration)?\.? )?(?:no\.?|number))[*_]{0,2}\s*:[*_]{0,2}\s*(?:\S+(?:\s+\S+){0,2})?\s*$/i;
 const FORWARD = /^(?:-{2,}\s*(?:original message|forwarded message)\s*-{2,}|begin forwarded message:?)\s*$/i;
 const WROTE = /^on .{4,120}\bwrote:\s*$/i;
-// "Respected Sir/Madam,", "Hi team,", "Dear Ms. Ashby,": a greeting, no summary of what follows.
-const GREETING = /^(?:hi|hello|hey|dear|respected|greetings|good (?:morning|afternoon|evening))\b(?:\s+[\p{L}.'’/&-]+){0,3}\s*[,!]?$/iu;
+// "Respected Sir/Madam,", "Hi team,", "Dear Ms. Ashby,": a greeting, no summary of what follows
+// (but "Hello World app crashes!" is one).
+const GREETING = /^(?:hi|hello|hey|dear|respected|greetings|good (?:morning|afternoon|evening))\b(?:(?:\s+[\p{L}.'’/&-]+){0,3}\s*,|(?:\s+[\p{L}.'’/&-]+){0,2})$/iu;
 const CLOSING = /^(?:best|kind|warm|many thanks|thanks|thank you|cheers|regards|best regards|kind regards|warm regards|with best regards|sincerely|yours sincerely|yours|groeten|met vriendelijke groet(?:en)?|mit freundlichen grüßen|viele grüße)[,!.]?\s*$/i;
 const SENT_FROM = /^sent from my \w+/i;
 

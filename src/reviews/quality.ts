@@ -30,8 +30,8 @@ const FUNCTION = new Set(
 // Words that praise or wish without saying anything a tester could check.
 const WISHFUL = new Set(
   // and the words of corporate filler: "ensure synergy and value", "do the needful at the earliest".
-  ("synergy synergies alignment stakeholders strategic objectives holistic leverage empower journey agility passion excellence best-in-class " +
-    "future-proof going forward practices needful necessary earliest kindly satisfaction appropriately cooperation value values " +
+  ("synergy synergies holistic leverage empower journey agility passion excellence going forward practices needful earliest " +
+    "satisfaction appropriately cooperation " +
     "seamless seamlessly intuitive intuitively easy easier easily simple simpler simply pleasant nice nicer good better best great fast faster " +
     "quick quickly smooth smoothly modern trustworthy friendly user-friendly clean cleaner robust scalable efficient efficiently improved improve " +
     "improvement improvements properly correctly nicely delightful delight delighted world-class experience overall feel feels work works way ways " +
@@ -67,7 +67,7 @@ const TEMPLATE = [
 ];
 
 // "This was requested by management in last week's planning": who asked, not why.
-const ORDERED_BY = /^(?:this |it )?(?:was |is |has been )?(?:requested|asked for|decided|wanted|mandated|ordered) by (?:management|leadership|the (?:boss|management|leadership|board|client|customer|business)|my (?:manager|boss|lead)|someone|them)\b[^,;:]*$/i;
+const ORDERED_BY = /^(?:this |it )?(?:was |is |has been )?(?:requested|asked for|decided|wanted|mandated|ordered) by (?:management|leadership|the (?:boss|management|leadership|board|client|customer|business)|my (?:manager|boss|lead)|someone|them)\b(?:(?!\b(?:so|because|since|as|to|for|within)\b)[^,;:\d]){0,60}$/i;
 // "Done: when it's done, ping me": a definition of done that only says it is done.
 const DONE_WHEN_DONE = /^(?:when|once|after) (?:it'?s|it is|it's all|everything(?:'s| is)|all is|we'?re|we are|i'?m|i am) (?:done|finished|complete(?:d)?|ready|over)\b/i;
 
@@ -206,7 +206,7 @@ export function verdictOnly(text: string): boolean {
 // How someone feels about a result, a trend with no figure, or "we'll know it when we see it":
 // nothing a tester can check.
 const SUBJECTIVE =
-  /\b(?:feels?|felt|confident|confidence|happ(?:y|ier)|love|loves|delight\w*|satisf\w*|frustrat\w*|looks? (?:good|nice|great|better|clean|modern)|better|easier|nicer|faster|quicker|snappy|snappier|noticeabl[ey]|(?:stop|stops|less) complaining|smooth\w*|seamless\w*|intuitive\w*|polished|(?:go|goes|went) (?:down|up)|(?:is|are|be|gets?) improved|fewer|positive feedback|works? well|in control|less (?:confusion|friction|effort)|notice (?:a|any) difference|more (?:engaging|usable|flexible|efficient|productive)|(?:fast|quick|good|smart|accurate|reliable|stable) enough|know it when (?:we|i|you|they) see it|(?:we|i)(?:'ll| will) (?:just )?see|take it from there|see how it goes|play it by ear|some (?:kind|sort) of|open to (?:ideas|suggestions)|(?:build|make|create|add|do) something|whatever (?:approach|solution|way|you (?:think|prefer|suggest))|less manual)\b/i;
+  /\b(?:feels?|felt|confident|confidence|happ(?:y|ier)|love|loves|delight\w*|satisf\w*|frustrat\w*|looks? (?:good|nice|great|better|clean|modern)|better|easier|nicer|faster|quicker|snappy|snappier|noticeabl[ey]|(?:stop|stops|less) complaining|smooth\w*|seamless\w*|intuitive\w*|polished|(?:go|goes|went) (?:down|up)|(?:is|are|be|gets?) improved|fewer|positive feedback|works? well|in control|less (?:confusion|friction|effort)|notice (?:a|any) difference|more (?:engaging|usable|flexible|efficient|productive)|(?:fast|quick|good|smart|accurate|reliable|stable) enough|know it when (?:we|i|you|they) see it|(?:we|i)(?:'ll| will) (?:just )?see|take it from there|see how it goes|play it by ear|some (?:kind|sort) of|open to (?:ideas|suggestions)|(?:build|make|create|do) something|whatever (?:approach|solution|way|you (?:think|prefer|suggest))|less manual)\b/i;
 
 // A quoted value ('"Export" is greyed out'), not the apostrophes of "we'll know it's done".
 const QUOTED = /(?<!\p{L})["“'‘][^"“”'‘’\n]{2,}["”'’](?!\p{L})/u;

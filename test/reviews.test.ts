@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import YAML from "yaml";
 import type { QuoteRubric, Service, TicketRubric } from "../src/catalog/types.js";
 import { vagueComplaint } from "../src/reviews/facts.js";
-import { isFiller } from "../src/reviews/quality.js";
+import { isFiller, saysUnknown } from "../src/reviews/quality.js";
 import { unwrapChat } from "../src/reviews/formats.js";
 import { reviewQuote } from "../src/reviews/quote.js";
 import { reviewTicket } from "../src/reviews/ticket.js";
@@ -1776,6 +1776,9 @@ The live site on briggsjoinery.co.uk, your own admin login and a recorded walkth
     expect(status(feature("Problem: webhook deliveries fail silently and support learns of it from customers, 14 tickets last month.\nProposal: add something like a Retry button on each failed delivery in Settings > Webhooks, which resends it and shows the new status.\nDone when: a failed delivery can be resent from the list and shows 'delivered'."))["proposed-behaviour"]).toBe("met");
     expect(status(bug("It happens for some users when they upload a PNG over 5 MB on the Profile page: the upload fails with 'Error 413'. It should accept files up to 10 MB. Web app 3.2, Chrome 126."))["steps-to-reproduce"]).toBe("met");
     expect(isFiller("Kindly fix the value where necessary", false)).toBe(false);
+    // "Dispatchers cannot tell which driver ..." is the problem; "I can't tell" is the author not knowing.
+    expect(status(feature("Problem: dispatchers cannot tell which drivers are about to hit their 9h limit.\nBehaviour: show remaining driving time per driver, amber under 60 min.\nDone when: a driver with 45 min left shows an amber badge."))["problem"]).toBe("met");
+    expect(saysUnknown("I can't tell what triggers it")).toBe(true);
   });
 
   it("flags mixed currencies", () => {

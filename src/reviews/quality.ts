@@ -174,7 +174,8 @@ export function vocabularyShare(text: string, vocabulary: ReadonlySet<string>): 
 }
 
 const NEGATION = /\b(?:no|not|none|nothing|without|never|n\/a|can't|cannot|couldn't|could not|unable to|don't|do not|didn't|did not|haven't|have not|hasn't|has not|isn't|is not|won't|will not|unknown|unclear|excluded)\b/i;
-const NOT_KNOWN = /\b(?:no idea|not sure|no clue|don't know|do not know|dunno|can't tell|cannot tell)\b/i;
+// The author does not know ("no idea", "I can't tell"); "dispatchers can't tell which driver ..." is a problem told.
+const NOT_KNOWN = /\b(?:no idea|not sure|no clue|dunno)\b|(?:^|\b(?:i|we)\s+)(?:don't know|do not know|can't tell|cannot tell)\b/i;
 const NEGATED_START = /^(?:no|not|none|nothing|unknown|unclear|n\/a|can't say|cannot say|don't know|do not know|no idea|not sure|unsure)\b/i;
 // "Nothing really, just flagging it": a hedged nothing denies its section however long it goes on.
 // "No fixed end - let's keep chipping away at it": an end nobody set.

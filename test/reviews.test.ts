@@ -594,6 +594,23 @@ describe("what only says who asked, that it is wrong, or asks for information (#
   });
 });
 
+describe("what only points at the work, or says a failure comes and goes (#18, from ticket set R's dev part)", () => {
+  it("'Have a look at the onboarding emails and improve them' says what to look at, not what to do", () => {
+    const review = reviewTicket({ type: "task", ticketText: "What: Have a look at the onboarding emails and improve them.\nWhy: activation dropped from 41% to 33% after the welcome flow changed in May.\nDone when: the new sequence is live in Customer.io for all new sign-ups." }, ticketRubric);
+    expect(status(review).what).not.toBe("met");
+  });
+
+  it("'comes and goes, nothing in particular triggers it' disowns any way to reproduce", () => {
+    const review = bug("The app shows the thermostat as Offline although it keeps following the schedule. It comes and goes, nothing in particular triggers it. Restarting the app doesn't help. I'd expect the status to show Online while it is connected. HomeTherm T3, firmware 4.8.1, app 3.2 on Android 14.");
+    expect(status(review)["steps-to-reproduce"]).not.toBe("met");
+  });
+
+  it("'Response required:' says what answer a question needs", () => {
+    const review = reviewTicket({ type: "question", ticketText: "Context: section 5.3 requires real-time ADT messages from the Trust's PAS; our product accepts HL7 v2.4 and FHIR R4.\nQuestion: Will ADT events be supplied as HL7 v2 or as FHIR R4 resources?\nResponse required: a written answer published to all bidders by 14/06/2024." }, ticketRubric);
+    expect(status(review)["desired-outcome"]).toBe("met");
+  });
+});
+
 describe("what a quote mark, a hedge or a version number hides", () => {
   it("finds a phrase whose word is quoted: 'what does \"done\" look like'", () => {
     const review = reviewTicket({ type: "task", ticketText: `[11:02] ines: can someone pick up removing the v1 webhook endpoint from crm-api? /hooks/v1/*

@@ -66,6 +66,8 @@ const TEMPLATE = [
   /\(optional\)\s*$/i,
 ];
 
+// "Have a look at the onboarding emails and improve them": a thing to look at, not what to do to it.
+const LOOK_AND_IMPROVE = /^(?:please |could you |can you )?(?:have|take) a (?:quick |closer )?look (?:at|into) [^.;:]{1,60}? and (?:improve|fix|sort out|tidy up|clean up|optimi[sz]e|update) (?:it|them|this|that|things|what(?:ever)? (?:is|'s) needed)\b[^.;:]{0,30}$/i;
 // "This was requested by management in last week's planning": who asked, not why.
 const ORDERED_BY = /^(?:this |it )?(?:was |is |has been )?(?:requested|asked for|decided|wanted|mandated|ordered) by (?:management|leadership|the (?:boss|management|leadership|board|client|customer|business)|my (?:manager|boss|lead)|someone|them)\b(?:(?!\b(?:so|because|since|as|to|for|within)\b)[^,;:\d]){0,60}$/i;
 // "Done: when it's done, ping me": a definition of done that only says it is done.
@@ -122,7 +124,7 @@ export function hollowLine(line: string): Hollow | undefined {
   if (/(?:\.{3,}|…)\s*$/.test(line) && contentWords(bare).length === 0) return "placeholder";
   if (TEMPLATE.some((t) => t.test(bare))) return "template";
   // "To be agreed at the kick-off", "dates to be confirmed later": put off, with no figure given.
-  if (putOff(bare) || DONE_WHEN_DONE.test(bare) || ORDERED_BY.test(bare)) return "placeholder";
+  if (putOff(bare) || DONE_WHEN_DONE.test(bare) || ORDERED_BY.test(bare) || LOOK_AND_IMPROVE.test(bare)) return "placeholder";
   const left = bare.replace(PLACEHOLDER_TOKENS, " ");
   if (left !== bare && contentWords(left).length < 2) return "placeholder";
   // Only vague words left once "as discussed" is taken out, or a line of vague words led by "everything".

@@ -1798,6 +1798,18 @@ The live site on briggsjoinery.co.uk, your own admin login and a recorded walkth
     expect(saysUnknown("I can't tell what triggers it")).toBe(true);
   });
 
+  it("reads a Japanese quotation: dates as 2025/08/01, 'your company provides', 'Defect liability' and 'change order'", () => {
+    const review = reviewQuote(`3. Schedule
+ Contract                      2025/08/01
+ Design complete               2025/09/26
+ Go-live                       2026/01/13
+6. Conditions
+ (1) Your company provides gateway access and a test environment by 2025/08/08.
+ (2) Changes after requirements are fixed are handled by change order with a revised estimate.
+ (3) Defect liability: 1 year from acceptance, free repair.`, quoteRubric, noServices, url);
+    expect(status(review)).toMatchObject({ "timeline-milestones": "met", "assumptions-responsibilities": "met", "change-requests": "met", "warranty-support": "met" });
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

@@ -31,6 +31,7 @@ const SHAPES: Record<string, string> = {
   "comma lead-ins": "EUR 1, as follows, ",
   "a 61-word clause, then spaces": "61 words",
   "an open bracket, then digits": "[1",
+  "paragraphs indented by four spaces": "    The export fails for every order.\n",
 };
 
 // "a" then spaces to the end of one line, "1,1,1,...x" over a page footer, a long dictated clause

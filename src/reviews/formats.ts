@@ -298,7 +298,48 @@ export function unwrapChat(text: string): string {
   return text.replace(CHAT_PREFIX, "\n");
 }
 
+const INDENTED = /^ {4,}\S/;
+const LIST_ITEM = /^\s*(?:[-*+•]|\d{1,2}[.)])\s/;
+// What a line of code or machine output has and a sentence does not.
+const CODE_SIGNS = /[{}();<>=`\\]|^\s*(?:at |#|\$ |>>>|\d{1,2}:\d{2})|\b\w+\.\w+\(|^\s*\S+$/;
+
+/**
+ * Indentation that is only layout: a text pasted with every line indented (a PDF's margin, a
+ * quoted block) loses it, and an indented paragraph of sentences is a paragraph, not the code
+ * block Markdown would make of it. Indented code and output ("at Foo.bar(Foo.java:12)", JSON, a
+ * log line) keep their indentation.
+ */
+export function unindent(text: string): string {
+  const lines = text.split("\n");
+  const margin = lines.reduce((least, l) => (l.trim() === "" ? least : Math.min(least, l.length - l.trimStart().length)), Infinity);
+  const body = Number.isFinite(margin) && margin > 0 ? lines.map((l) => l.slice(margin)) : lines;
+  let fenced = false;
+  let above = "";
+  const out = [...body];
+  for (let i = 0; i < body.length; i++) {
+    if (/^\s*(?:```|~~~)/.test(body[i]!)) fenced = !fenced;
+    if (fenced || !INDENTED.test(body[i]!)) {
+      if (body[i]!.trim() !== "") above = body[i]!;
+      continue;
+    }
+    let end = i;
+    while (end + 1 < body.length && INDENTED.test(body[end + 1]!)) end++;
+    const block = body.slice(i, end + 1);
+    // "- Included\n    - 12 months of data": items nested under a list item stay nested.
+    const nested = LIST_ITEM.test(body[i]!) && LIST_ITEM.test(above);
+    above = body[end]!;
+    if (nested) {
+      i = end;
+      continue;
+    }
+    const prose = block.filter((l) => !CODE_SIGNS.test(l) && l.trim().split(/\s+/).length >= 3).length;
+    if (prose * 2 >= block.length) for (let k = i; k <= end; k++) out[k] = body[k]!.trimStart();
+    i = end;
+  }
+  return out.join("\n");
+}
+
 /** Everything a review reads, before the Markdown lexer. */
 export function prepare(raw: string): string {
-  return jiraToMarkdown(unwrapEmail(joinStory(asciiTables(unwrapPdf(unwrapChat(normalize(raw)))))));
+  return jiraToMarkdown(unwrapEmail(joinStory(asciiTables(unwrapPdf(unindent(unwrapChat(normalize(raw))))))));
 }

@@ -5,7 +5,7 @@ import YAML from "yaml";
 import type { QuoteRubric, Service, TicketRubric } from "../src/catalog/types.js";
 import { vagueComplaint } from "../src/reviews/facts.js";
 import { isFiller, saysUnknown } from "../src/reviews/quality.js";
-import { unwrapChat } from "../src/reviews/formats.js";
+import { singleSpaced, unwrapChat } from "../src/reviews/formats.js";
 import { reviewQuote } from "../src/reviews/quote.js";
 import { reviewTicket } from "../src/reviews/ticket.js";
 import { SAMPLE_CONTENT } from "./helpers/content.js";
@@ -1808,6 +1808,14 @@ The live site on briggsjoinery.co.uk, your own admin login and a recorded walkth
  (2) Changes after requirements are fixed are handled by change order with a revised estimate.
  (3) Defect liability: 1 year from acceptance, free repair.`, quoteRubric, noServices, url);
     expect(status(review)).toMatchObject({ "timeline-milestones": "met", "assumptions-responsibilities": "met", "change-requests": "met", "warranty-support": "met" });
+  });
+
+  it("reads a double-spaced paste as single-spaced: one blank line joins a broken sentence, two still part paragraphs", () => {
+    const double = "Scope: we rebuild the website on WordPress with\n\neight pages, a gallery and a contact form, and\n\nmove the old posts. Not included:\n\nhosting and copywriting.\n\n\nTimeline: design by 14 March, launch on\n\n1 April 2025, after your sign-off.";
+    expect(singleSpaced(double)).toBe("Scope: we rebuild the website on WordPress with\neight pages, a gallery and a contact form, and\nmove the old posts. Not included:\nhosting and copywriting.\n\nTimeline: design by 14 March, launch on\n1 April 2025, after your sign-off.");
+    // One-line paragraphs a blank line apart stay as they are.
+    const letter = "Hi Anna,\n\nThe export is empty.\n\nIt worked in 4.1.\n\nSteps: open Reports.\n\nChrome 126.\n\nThanks,\n\nBen";
+    expect(singleSpaced(letter)).toBe(letter);
   });
 
   it("flags mixed currencies", () => {

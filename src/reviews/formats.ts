@@ -14,6 +14,9 @@ export function normalize(text: string): string {
     .normalize("NFKC")
     .replace(/\r\n?/g, "\n")
     .replace(/[\u00a0\u2000-\u200b\u2028\u2029\ufeff]/g, " ")
+    // Word's and Google Docs' typographic quotes are the plain ones every pattern here is written with.
+    .replace(/[‘’‛′]/g, "'")
+    .replace(/[“”„″]/g, '"')
     .replace(/\t/g, "    ")
     .replace(/(\p{L})-\n[ \t]*(\p{Ll})/gu, "$1$2")
     // Word's and PDFs' bullet glyphs ("•", "▪", "➢", the symbol font's "", a second level "o")
@@ -339,7 +342,29 @@ export function unindent(text: string): string {
   return out.join("\n");
 }
 
+/**
+ * A double-spaced paste (a blank line after every line, as some mail clients and PDF exports send
+ * it) is single-spaced again: one blank line joins its lines, two or more still part paragraphs.
+ */
+export function singleSpaced(text: string): string {
+  const lines = text.split("\n");
+  let filled = 0;
+  let spaced = 0;
+  let broken = 0;
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i]!.trim() === "") continue;
+    filled++;
+    if (lines[i + 1]?.trim() !== "" || lines[i + 2] === undefined) continue;
+    if (lines[i + 2]!.trim() !== "") spaced++;
+    // A sentence that goes on after the blank line: a line break, not a paragraph's end.
+    if (/[\p{Ll},]$/u.test(lines[i]!.trim()) && /^\s*\p{Ll}/u.test(lines[i + 2]!)) broken++;
+  }
+  // One-line paragraphs a blank line apart are common; sentences broken by one are double spacing.
+  if (filled < 6 || spaced < filled * 0.6 || broken < 2) return text;
+  return text.replace(/\n[ \t]*\n(?![ \t]*\n)/g, "\n").replace(/\n(?:[ \t]*\n){2,}/g, "\n\n");
+}
+
 /** Everything a review reads, before the Markdown lexer. */
 export function prepare(raw: string): string {
-  return jiraToMarkdown(unwrapEmail(joinStory(asciiTables(unwrapPdf(unindent(unwrapChat(normalize(raw))))))));
+  return jiraToMarkdown(unwrapEmail(joinStory(asciiTables(unwrapPdf(unindent(unwrapChat(singleSpaced(normalize(raw)))))))));
 }

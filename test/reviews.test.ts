@@ -1818,6 +1818,13 @@ The live site on briggsjoinery.co.uk, your own admin login and a recorded walkth
     expect(singleSpaced(letter)).toBe(letter);
   });
 
+  it("reads a table pasted from a spreadsheet, its cells apart by tabs: the header row names the currency of the rows under it, blank lines and all", () => {
+    const review = reviewQuote("## Investment\nPhase\tEUR\n\nConnectors\t8,000\ndbt models\t16,000\nDashboards and handover\t6,000\nTotal\t30,000\n", quoteRubric, noServices, url);
+    expect(review.criteria.find((c) => c.id === "price-breakdown")).toMatchObject({ status: "met", evidence: expect.not.stringMatching(/^found/) });
+    expect(review.consistency.find((c) => c.check === "total")).toMatchObject({ ok: true });
+    expect(review.criteria.find((c) => c.id === "timeline-milestones")!.status).toBe("missing");
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

@@ -146,7 +146,7 @@ class SectionBuilder {
   private block = 0;
   /** The currency each column of the current table is headed by. */
   private currencies: (string | undefined)[] = [];
-  /** The currency a column header line names ("Item        Amount (INR)"), for the figures under it. */
+  /** The currency a column header line names ("Item        Amount (INR)"), for the figures under it in its section. */
   private blockCurrency: string | undefined;
 
   constructor(private readonly resolve: LabelResolver) {}
@@ -254,7 +254,6 @@ class SectionBuilder {
   endBlock(): void {
     this.block++;
     this.currencies = [];
-    this.blockCurrency = undefined;
     if (this.inline) {
       this.inline = false;
       // Back to the heading's section: text after a blank line belongs to it again.
@@ -316,13 +315,15 @@ class SectionBuilder {
       if (inline.rest) this.add(inline.rest, "text");
       return;
     }
-    const standalone = standaloneLabel(line, this.resolve);
+    // A column header ("Phase        EUR", "Item        Amount (INR)") heads the rows under it, not a
+    // section; the currency it names prices their figures (a sentence, "All amounts are in EUR", does not).
+    const header = !/\d/.test(line) && COLUMNS.test(line);
+    const standalone = header ? undefined : standaloneLabel(line, this.resolve);
     if (standalone !== undefined) {
       this.open(standalone, true);
       return;
     }
-    // A column header naming the currency ("Item        Amount (INR)"), not a sentence ("All amounts are in EUR").
-    if (!/\d/.test(line) && COLUMNS.test(line)) this.blockCurrency = CURRENCY_HEADER.exec(line)?.[1] ?? this.blockCurrency;
+    if (header) this.blockCurrency = CURRENCY_HEADER.exec(line)?.[1] ?? this.blockCurrency;
     this.add(line, "text");
   }
 
@@ -368,6 +369,7 @@ class SectionBuilder {
   }
 
   private open(label: string, heading: boolean): void {
+    this.blockCurrency = undefined;
     const criterion = this.resolve(label);
     const currency = LABEL_CURRENCY.exec(label)?.[1]?.toUpperCase();
     const section: Section = { label, ...(criterion !== undefined ? { criterion } : {}), ...(currency ? { currency } : {}), lines: [] };
@@ -433,7 +435,8 @@ function colonLabel(line: string, resolve: LabelResolver): { label: string; rest
 /** "Acceptance    M3 is reached when ...": a known name, then its value in a column aligned with spaces. */
 function alignedLabel(line: string, resolve: LabelResolver): RegExpExecArray | null {
   const m = /^([\p{L}][\p{L}'’&/-]*(?: [\p{L}'’&/-]+){0,3})[ ]{3,}(\S.*)$/u.exec(line.trim());
-  return m && resolve(cleanLabel(m[1]!)) !== undefined ? m : null;
+  // "Phase        EUR" heads two columns: a value of one word says nothing of its own.
+  return m && /\S\s+\S/.test(m[2]!) && resolve(cleanLabel(m[1]!)) !== undefined ? m : null;
 }
 
 /** "done = new password in vault, old one revoked": a known name, an equals sign and its value. */

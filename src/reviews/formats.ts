@@ -312,7 +312,7 @@ const CODE_SIGNS = /[{}();<>=`\\]|^\s*(?:at |#|\$ |>>>|\d{1,2}:\d{2})|\b\w+\.\w+
  * block Markdown would make of it. Indented code and output ("at Foo.bar(Foo.java:12)", JSON, a
  * log line) keep their indentation.
  */
-export function unindent(text: string): string {
+function unindent(text: string): string {
   const lines = text.split("\n");
   const margin = lines.reduce((least, l) => (l.trim() === "" ? least : Math.min(least, l.length - l.trimStart().length)), Infinity);
   const body = Number.isFinite(margin) && margin > 0 ? lines.map((l) => l.slice(margin)) : lines;

@@ -125,7 +125,8 @@ function list(token: Tokens.List, out: SectionBuilder): void {
   out.endBlock();
   // Numbered items set apart by blank lines, one of them a known section ("5. Payment", "6. Other
   // terms"), are a document's numbered sections; "1. Logged in as admin" in a list of steps is none.
-  const sections = token.ordered && token.loose && token.items.some((item) => out.knows(item.text.split("\n")[0]!) && isTitle(item.text.split("\n")[0]!));
+  const firstLine = (item: Tokens.ListItem) => item.text.split("\n")[0]!;
+  const sections = token.ordered && token.loose && token.items.some((item) => out.knows(firstLine(item)) && isTitle(firstLine(item)));
   for (const item of token.items) {
     const [first, ...rest] = item.tokens.filter((t) => t.type !== "checkbox");
     const head = first && (first.type === "text" || first.type === "paragraph") ? first.raw : "";
@@ -233,9 +234,9 @@ class SectionBuilder {
   listItem(lines: string[], ordered: boolean, checked: boolean | undefined, holds = false): void {
     const [first, ...more] = lines.map((l) => l.trim());
     // "4. Acceptance." over its numbered points is a section heading, full stop and all, and so is
-    // "6. Other terms" over what it holds, alone in its list or among numbered sections set apart by blank
-    // lines, known name or not; a step told in the past never is ("1. Logged in as admin"), nor one
-    // told as an order with a name nobody knows ("1. Open Settings").
+    // "6. Other terms" over what it holds, alone in its list or among numbered sections set apart by
+    // blank lines, known name or not; a step with a name nobody knows ("1. Open Settings", "1. Went
+    // to Reports") is no title (isTitle).
     const heading =
       ((ordered && isKnownBare(/^[\p{L} ]{1,40}\.$/u.test(first!) ? first!.slice(0, -1) : first!, this.resolve)) ||
         (ordered && (more.length > 0 || holds) && isTitle(first!)) ||

@@ -135,7 +135,7 @@ const PAGE_LINE = /^(?:[^\n]{0,60}?[\s·|–—-]\s*)?page\s+\d+\s*(?:of|\/)\s*\
 // Anchored on the run's first space: a pattern free to start anywhere in a long run of spaces is quadratic.
 const PAGE_NUMBER = /(?<!\s)(?:\s{2,}(?:page\s+)?\d{1,3}\s*\/\s*\d{1,3}$|\s{2,}-\s*\d{1,3}\s*-$)/i;
 /** "3 Schedule": a numbered section's title, without the full stop Markdown would need. */
-const NUMBERED_TITLE = /^\d{1,2}\s+\p{Lu}[\p{L}'’ &/-]{0,40}$/u;
+const SECTION_NUMBER_LINE = /^\d{1,2}\s+\p{Lu}[\p{L}'’ &/-]{0,40}$/u;
 /** A page's marking printed beside its number ("CONFIDENTIAL", "Draft"), which is no heading. */
 const MARKING = /^(?:(?:strictly |private and |private & )?confidential|commercial in confidence|draft|proprietary|internal(?: use)? only|not for distribution)$/i;
 /** A line that opens with its label ("Deliverables - The ...", "Price: ..."). */
@@ -224,7 +224,7 @@ export function unwrapPdf(text: string): string {
     const next = line.trim();
     // A row laid out in columns ("Visual design     1     1,850.00") and a numbered title ("3 Schedule")
     // are lines of their own, never a wrapped one's end.
-    if (fenced || prev === undefined || next === "" || prev.trim().length < 50 || COLUMNS.test(prev.trim()) || COLUMNS.test(next) || NUMBERED_TITLE.test(next) || /^\s*(?:[-*•+|>#]|\d{1,2}[.)]\s|\d{1,2}(?:\.\d{1,2})+\.?\s|[a-h][.)]\s|\([a-z]\)\s)/.test(line) || /[.!?:|]\s*$/.test(prev)) {
+    if (fenced || prev === undefined || next === "" || prev.trim().length < 50 || COLUMNS.test(prev.trim()) || COLUMNS.test(next) || SECTION_NUMBER_LINE.test(next) || /^\s*(?:[-*•+|>#]|\d{1,2}[.)]\s|\d{1,2}(?:\.\d{1,2})+\.?\s|[a-h][.)]\s|\([a-z]\)\s)/.test(line) || /[.!?:|]\s*$/.test(prev)) {
       out.push(line);
       continue;
     }

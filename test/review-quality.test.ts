@@ -77,17 +77,22 @@ function hardWrapped(text: string, width: number): string {
   return [...lines.slice(0, middle), "Acme Consulting GmbH · Offer 2025-047 · Page 1 of 2", ...lines.slice(middle)].join("\n");
 }
 
-/** The dev items whose verdict changes when their text is reshaped as people paste it. */
-async function verdictChanges(ticketShape: (text: string) => string, quoteShape: (text: string) => string) {
+/** The dev items and their verdicts as written, judged once for every reshaping below. */
+const asWritten = (async () => {
   const rubric = async <T>(name: string) => YAML.parse(await readFile(join(SAMPLE_CONTENT, "rubrics", name), "utf8")) as T;
   const [ticketRubric, quoteRubric] = [await rubric<TicketRubric>("ticket.yaml"), await rubric<QuoteRubric>("quote.yaml")];
   const dev = async (prefix: string) => (await loadLabelled(FIXTURES, prefix)).filter((item) => item.split === "dev");
+  const [ticketItems, quoteItems] = [await dev("tickets"), await dev("quotes")];
+  return { ticketRubric, quoteRubric, ticketItems, quoteItems, tickets: judgeTickets(ticketItems, ticketRubric), quotes: judgeQuotes(quoteItems, quoteRubric) };
+})();
+
+/** The dev items whose verdict changes when their text is reshaped as people paste it. */
+async function verdictChanges(ticketShape: (text: string) => string, quoteShape: (text: string) => string) {
+  const { ticketRubric, quoteRubric, ticketItems, quoteItems, tickets, quotes } = await asWritten;
   const changed = (before: readonly Verdict[], after: readonly Verdict[]) => before.filter((v, i) => v.passed !== after[i]!.passed).map((v) => v.item.id);
-  const ticketItems = await dev("tickets");
-  const quoteItems = await dev("quotes");
   return {
-    tickets: changed(judgeTickets(ticketItems, ticketRubric), judgeTickets(ticketItems.map((t) => ({ ...t, text: ticketShape(t.text) })), ticketRubric)),
-    quotes: changed(judgeQuotes(quoteItems, quoteRubric), judgeQuotes(quoteItems.map((q) => ({ ...q, text: quoteShape(q.text) })), quoteRubric)),
+    tickets: changed(tickets, judgeTickets(ticketItems.map((t) => ({ ...t, text: ticketShape(t.text) })), ticketRubric)),
+    quotes: changed(quotes, judgeQuotes(quoteItems.map((q) => ({ ...q, text: quoteShape(q.text) })), quoteRubric)),
     share: (ids: readonly string[], prefix: "tickets" | "quotes") => ids.length / (prefix === "tickets" ? ticketItems : quoteItems).length,
   };
 }
@@ -100,17 +105,23 @@ describe("review verdicts do not depend on where lines are broken or how they ar
     expect(share(quotes, "quotes"), quotes.join(", ")).toBeLessThanOrEqual(0.03);
   });
 
-  it("dev items keep their verdict with a margin or typographic quotes, and nearly all double-spaced or with their paragraphs indented by four spaces", async () => {
-    // A whole text pasted with a margin, or its paragraphs indented as a PDF lays them out: Markdown
-    // would read four spaces as a code block, where no criterion is found.
+  it("dev items keep their verdict with a margin, typographic quotes or quoted as a reply", async () => {
+    // A whole text pasted with a margin.
     const margin = (text: string) => text.replace(/^(?=.)/gm, "  ");
-    const indented = (text: string) => text.split("\n").map((l) => (l.trim() === "" || /^#|^\d+\.|^[A-Z][A-Z &]+$/.test(l.trim()) ? l : `    ${l}`)).join("\n");
     const withMargin = await verdictChanges(margin, margin);
     expect([...withMargin.tickets, ...withMargin.quotes]).toEqual([]);
     // Word's and Google Docs' typographic quotes (‘ ’ “ ”) change nothing either.
     const curly = (text: string) => text.replace(/'/g, "’").replace(/"([^"\n]*)"/g, "“$1”");
     const typographic = await verdictChanges(curly, curly);
     expect([...typographic.tickets, ...typographic.quotes]).toEqual([]);
+    // Forwarded as a reply, every line quoted ("> "): measured 7 tickets and 8 quotes changed while
+    // only the e-mail step dropped the markers, after tables, lists and wrapped lines were read.
+    const quote = (text: string) => text.replace(/^/gm, "> ");
+    const quoted = await verdictChanges(quote, quote);
+    expect([...quoted.tickets, ...quoted.quotes]).toEqual([]);
+  });
+
+  it("nearly all dev items keep their verdict double-spaced or with their paragraphs indented by four spaces", async () => {
     // Double-spaced (a blank line after every line): measured 17 of 668 tickets and 21 of 347 quotes
     // (29 and 50 before such pastes were read as single-spaced; what is left are tables and lists
     // a blank line apart).
@@ -118,17 +129,20 @@ describe("review verdicts do not depend on where lines are broken or how they ar
     const spaced = await verdictChanges(doubled, doubled);
     expect(spaced.share(spaced.tickets, "tickets"), spaced.tickets.join(", ")).toBeLessThanOrEqual(0.03);
     expect(spaced.share(spaced.quotes, "quotes"), spaced.quotes.join(", ")).toBeLessThanOrEqual(0.07);
-    // Measured: 23 of 668 tickets and 4 of 347 quotes (before paragraphs were unindented: 249 and 122).
+    // Paragraphs indented as a PDF lays them out: Markdown would read four spaces as a code block,
+    // where no criterion is found. Measured: 30 of 740 tickets and 4 of 347 quotes (before
+    // paragraphs were unindented: 249 of 668 and 122).
+    const indented = (text: string) => text.split("\n").map((l) => (l.trim() === "" || /^#|^\d+\.|^[A-Z][A-Z &]+$/.test(l.trim()) ? l : `    ${l}`)).join("\n");
     const { tickets, quotes, share } = await verdictChanges(indented, indented);
-    expect(share(tickets, "tickets"), tickets.join(", ")).toBeLessThanOrEqual(0.04);
+    expect(share(tickets, "tickets"), tickets.join(", ")).toBeLessThanOrEqual(0.045);
     expect(share(quotes, "quotes"), quotes.join(", ")).toBeLessThanOrEqual(0.02);
   });
 });
 
 // Measured levels (see the README), not the targets (90% overall, no type or format below 80%,
 // every attack below 4).
-const TICKET_FLOOR = 0.86;
-const TICKET_TYPE_FLOOR = 0.83;
+const TICKET_FLOOR = 0.84;
+const TICKET_TYPE_FLOOR = 0.82;
 const QUOTE_FLOOR = 0.77;
 const ATTACKS_AT_4_OR_MORE = 3;
-const ATTACKS_PASSED = 1;
+const ATTACKS_PASSED = 2;

@@ -18,12 +18,15 @@ export function normalize(text: string): string {
     .replace(/[‘’‛′]/g, "'")
     .replace(/[“”„″]/g, '"')
     .replace(/\t/g, "    ")
+    // A reply's or forward's quote markers ("> > text"): every later step reads the lines they
+    // mark, a table or list inside them as much as a line of prose.
+    .replace(/^[ \t]*(?:>[ \t]?)+/gm, "")
     .replace(/(\p{L})-\n[ \t]*(\p{Ll})/gu, "$1$2")
     // Word's and PDFs' bullet glyphs ("•", "▪", "➢", the symbol font's "", a second level "o")
     // as the Markdown list items they are, so each item is read as one.
     .replace(/^([ \t]*)(?:[•◦▪▫‣⁃●○■□➢►▶✓✔–—\uf0a7\uf0b7\uf076\uf0d8]|o(?=[ \t]{2}))[ \t]+(?=\S)/gmu, "$1- ")
-    // "> ✅ **Sign-off** — ...", "🗓️ Timeline": an emoji in front of a line is decoration, not its first word.
-    .replace(/^([ \t>]*)\p{Extended_Pictographic}[\p{Extended_Pictographic}\uFE0F\u200D]*[ \t]*/gmu, "$1")
+    // "✅ **Sign-off** — ...", "🗓️ Timeline": an emoji in front of a line is decoration, not its first word.
+    .replace(/^([ \t]*)\p{Extended_Pictographic}[\p{Extended_Pictographic}\uFE0F\u200D]*[ \t]*/gmu, "$1")
     // "Discovery ........ USD 4,500": a dot leader joins a name to its figure; it ends no sentence.
     .replace(/(\S)[ \t]*\.{4,}[ \t]*(?=\S)/g, "$1 – ");
 }
@@ -84,7 +87,7 @@ const SENT_FROM = /^sent from my \w+/i;
 
 /**
  * E-mail wrapping removed: header blocks (From/To/Sent, kept: Subject), "On ... wrote:" lines,
- * forward markers, quote markers ('>'), and signatures: everything after a "-- " line, and a
+ * forward markers, and signatures: everything after a "-- " line, and a
  * closing line ("Kind regards,") with the short lines under it (name, role, phone).
  */
 export function unwrapEmail(text: string): string {
@@ -92,7 +95,7 @@ export function unwrapEmail(text: string): string {
   const out: string[] = [];
   let signature = 0;
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.replace(/^(?:>\s?)+/, "");
+    const line = lines[i]!;
     const trimmed = line.trim();
     if (signature > 0) {
       // A closing's signature block ends at a blank line or at a line long enough to be text.
@@ -125,7 +128,7 @@ export function unwrapEmail(text: string): string {
 
 /** A header line belongs to a block of at least two (From + To/Sent/Subject...). */
 function isHeaderBlock(lines: string[], i: number): boolean {
-  const near = (j: number) => j >= 0 && j < lines.length && HEADER.test(lines[j]!.replace(/^(?:>\s?)+/, "").trim());
+  const near = (j: number) => j >= 0 && j < lines.length && HEADER.test(lines[j]!.trim());
   return near(i - 1) || near(i + 1);
 }
 

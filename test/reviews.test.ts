@@ -508,6 +508,10 @@ because right now the docs for v2 of the API only show single create and we trie
 so what we need is either yes here's the endpoint and the max payload or no do them one at a time so we can pick the sync design before sprint planning on Monday thanks` }, ticketRubric);
     expect(status(review)).toMatchObject({ question: "met", context: "met", "desired-outcome": "met" });
   });
+  it("cuts a voicemail that runs on where 'so yeah what should happen is' or an 'um' starts a new thought", () => {
+    const review = reviewTicket({ type: "bug", ticketText: "hey it's Priya from support um about the loyalty app on Android version 4.2.1 on a Samsung A54 with Android 14 if you open the rewards tab and then tap redeem on any voucher and then rotate the phone while the spinner is going the voucher is marked as used but no code is shown and the points are gone too so yeah what should happen is the code shows up after the rotation or the points come back um I tried it four times and it happened every time okay thanks" }, ticketRubric);
+    expect(status(review)["expected-behaviour"]).toBe("met");
+  });
 });
 
 describe("what only says it is done, wrong, wanted or asked (#18, from ticket set O's dev part)", () => {

@@ -331,15 +331,17 @@ function sentences(text: string): string[] {
 
 // A dictated note or a chat message can run on for a paragraph without a full stop ("..., so what
 // we want is ..., and we'll call it done when ..."): a clause that long is cut where a new thought
-// starts after a comma.
-// Dictated without a single comma, a new thought still starts with "so what we need is ...".
+// starts after a comma, or with "so what we need is ..." where there is none.
 const RUN_ON = /,\s+(?=(?:so|and|but|then|which|right now|now|okay|ok|also|plus|anyway)\b)|(?<=\S)\s+(?=so (?:what|we|i|the|that|it|basically)\b)/i;
 const RUN_ON_WORDS = 60;
+// A filler ("um", "so yeah") starts a new thought in speech at any length.
+const SPOKEN_TURN = /(?<=\S)\s+(?=(?:so (?:yeah|um|uh)|um|uh|erm)\b)/i;
 
 /** A sentence's clauses, cut where prose turns from one fact to the next. */
 function turns(sentence: string): string[] {
   return sentence
     .split(TURN)
+    .flatMap((clause) => clause.split(SPOKEN_TURN))
     .flatMap((clause) => (words(clause).length > RUN_ON_WORDS ? clause.split(RUN_ON) : [clause]))
     .map((s) => s.trim())
     .filter((s) => s !== "");

@@ -1829,6 +1829,22 @@ The live site on briggsjoinery.co.uk, your own admin login and a recorded walkth
     expect(review.criteria.find((c) => c.id === "timeline-milestones")!.status).toBe("missing");
   });
 
+  it("reads a letter's price as a whole: a fee 'made up of' items, tax and total in the next sentence, and instalments one clause each (#18, quote sets Q and R)", () => {
+    const letter = "Our fixed fee is ₹4,50,000, made up of ₹90,000 for design, ₹2,70,000 for app development, ₹60,000 for the admin panel and ₹30,000 for testing. GST at 18% adds ₹81,000, for a total of ₹5,31,000. We ask for 40% (₹2,12,400) when you sign, 30% (₹1,59,300) on delivery of the test version, and 30% (₹1,59,300) at go-live, each within 15 days of our invoice.";
+    const review = reviewQuote(letter, quoteRubric, noServices, url);
+    expect(review.consistency.filter((c) => !c.ok)).toEqual([]);
+    expect(review.consistency.map((c) => c.check)).toEqual(expect.arrayContaining(["total", "payment-amounts", "payment-shares"]));
+    // The same letter with a wrong share still fails on it.
+    const wrong = reviewQuote(letter.replace("and 30% (₹1,59,300) at go-live", "and 20% (₹1,06,200) at go-live"), quoteRubric, noServices, url);
+    expect(wrong.consistency.find((c) => c.check === "payment-shares")).toMatchObject({ ok: false });
+  });
+
+  it("takes 'we are not including ...' as the scope's boundary", () => {
+    const scope = (text: string) => reviewQuote(`We will build a Flutter app for Android and iOS for booking home sample collection, with online payment and PDF reports. ${text}`, quoteRubric, noServices, url).criteria.find((c) => c.id === "scope")!;
+    expect(scope("We are not including changes to the LIMS or a doctor-facing app.").evidence).not.toMatch(/no exclusions/);
+    expect(scope("We look forward to it.").evidence).toMatch(/no exclusions/);
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

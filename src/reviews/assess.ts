@@ -169,7 +169,12 @@ export function judge(raw: string, criteria: readonly Criterion[], options: Judg
     textOf: (id) => {
       const own = spans.filter((s) => s.label === id).map((s) => s.text);
       const hit = matched.get(id);
-      return [...own, ...(hit && spans[hit.span]!.label !== id ? [spans[hit.span]!.text] : [])].join("\n");
+      if (!hit || spans[hit.span]!.label === id) return own.join("\n");
+      // A clause read apart from its sentence ("40% on signing, 30% on delivery, and 30% at
+      // go-live") is checked with the rest of the sentence: its figures go together.
+      const { sentence, block } = spans[hit.span]!;
+      const whole = sentence === undefined ? [spans[hit.span]!.text] : spans.filter((s) => s.sentence === sentence && s.block === block).map((s) => s.text);
+      return [...own, whole.join(", ")].join("\n");
     },
   };
 }

@@ -87,11 +87,24 @@ function itemsOf(line: string): string[] {
   return named ? pieces : [line];
 }
 
+/**
+ * "Our fee is ₹4,50,000, made up of ₹90,000 for design, ...": the lead-in words go with the amount
+ * before them, which they make a total, and the piece after them is an item.
+ */
+function leadsIn(pieces: string[]): string[] {
+  for (let i = 1; i < pieces.length; i++) {
+    const lead = LEAD_IN_START.exec(pieces[i]!);
+    if (lead && AN_AMOUNT.test(pieces[i - 1]!)) [pieces[i - 1], pieces[i]] = [`${pieces[i - 1]}, ${lead[0].trim()}`, pieces[i]!.slice(lead[0].length)];
+  }
+  return pieces;
+}
+const LEAD_IN_START = new RegExp(`^${LEAD_IN_WORDS}(?=\\S)`, "i");
+
 /** Amounts with the part of the text they stand in: a line, or a piece of one ("design EUR 6,000; build ..."). */
 function amounts(text: string): Amount[] {
   const out: Amount[] = [];
   // A row laid out in columns ("Total fixed price, net        27.530,00") is one piece, commas and all.
-  const pieces = text.split("\n").flatMap((line) => (COLUMNS.test(line.trim()) ? [line] : line.split(PIECE_END))).flatMap(itemsOf);
+  const pieces = text.split("\n").flatMap((line) => (COLUMNS.test(line.trim()) ? [line] : leadsIn(line.split(PIECE_END)))).flatMap(itemsOf);
   for (const line of pieces) {
     for (const m of line.matchAll(AMOUNT_PATTERN)) {
       const symbol = m[0].replace(/[\d.,' ]|(?<=\d\s?)[kKmM](?!\p{L})/gu, "").trim().toUpperCase();
@@ -148,12 +161,7 @@ export function consistency(all: string, priceText: string, paymentText: string,
   // else a total that is not the amount including VAT.
   // On a line with other amounts ("boards at €2,600: total €52,000"), the total is the one after the word.
   // Each line's amounts, gathered once: a line of thousands of amounts stays linear.
-  const byLine = new Map<string, Amount[]>();
-  for (const a of lines) {
-    const on = byLine.get(a.line);
-    if (on) on.push(a);
-    else byLine.set(a.line, [a]);
-  }
+  const byLine = groupByLine(lines);
   const totals = [...byLine]
     .filter(([line]) => /\bsub-?total\b/i.test(line))
     .concat([...byLine].filter(([line]) => totalLine(line) && !/\bsub-?total\b|\bincl/i.test(line)))
@@ -203,7 +211,9 @@ export function consistency(all: string, priceText: string, paymentText: string,
   if (total !== undefined && instalments.length >= 2) {
     const sum = Math.round(instalments.reduce((s, a) => s + a.value, 0) * 100) / 100;
     // Instalments may split the price with its tax: "Sub-total 3,90,000 / Grand Total 4,60,200".
-    const price = [total, ...[...byLine].filter(([line, on]) => totalLine(line) && on.some((a) => !a.rate)).map(([line, on]) => totalOf(on, line).value)].find((t) => Math.abs(sum - t) < 1);
+    // A total stated in the next sentence ("GST adds ₹81,000, for a total of ₹5,31,000") counts too.
+    const blockTotals = lines === found ? groupByLine(amounts(priceBlock)) : byLine;
+    const price = [total, ...[...byLine, ...blockTotals].filter(([line, on]) => totalLine(line) && on.some((a) => !a.rate)).map(([line, on]) => totalOf(on, line).value)].find((t) => Math.abs(sum - t) < 1);
     checks.push({
       check: "payment-amounts",
       ok: price !== undefined,
@@ -233,6 +243,16 @@ const EQUAL_INSTALMENTS = new RegExp(
   `\\b(?:fee|price|total|cost|sum|budget)\\b[^.;\\d]{0,30}?(?<price>${AMOUNT})[^.;]{0,80}?\\b(?<count>\\d{1,2}|${COUNT_WORDS}) (?:equal )?(?:monthly |quarterly |annual |yearly )?(?:instal?ments|payments|invoices|parts) of (?<each>${AMOUNT})`,
   "giu",
 );
+
+function groupByLine(amounts: readonly Amount[]): Map<string, Amount[]> {
+  const byLine = new Map<string, Amount[]>();
+  for (const a of amounts) {
+    const on = byLine.get(a.line);
+    if (on) on.push(a);
+    else byLine.set(a.line, [a]);
+  }
+  return byLine;
+}
 
 /** A test of a line, run once per distinct line: a line can hold thousands of amounts. */
 function onceper(test: (line: string) => boolean): (line: string) => boolean {
@@ -283,7 +303,7 @@ const OPEN_ENDED =
 
 // What is left out, said anywhere: "Not included: ...", "out of scope", "excludes", "is not part of this offer".
 const BOUNDARY =
-  /\|\s*(?:out|not included|excluded|out of scope)\s*\||(?:\*\*|__)out\s*[*_]{0,2}:|\bleft out\b|\(\s*(?:out|not included|excluded|out of scope)\s*\)|\b(?:what(?:'s|’s| is) out|boundar(?:y|ies)|not (?:included|in scope|part of|covered|in this|within)|out of (?:the )?scope|outside (?:the |this |of )?(?:scope|engagement|offer|project|quote|proposal)|(?:excluded|excludes|exclusions?)(?!\s+(?:vat|tax|iva|gst|mwst))|(?:does|do|will|shall|is|are) not (?:include|cover|contain|be part)|(?:isn't|aren't|is not|are not) (?:part of|included|covered)|(?:anything|everything) (?:beyond|outside)|(?:anything|everything) else (?:is|will be|would be|we quote|needs)|(?:we|i|this offer|this quote|the project) (?:will not|won't|would not|wouldn't|does not|doesn't|do not|don't) (?:touch|cover|include|build|migrate|do|re-?(?:train|write|design|build)|change|design|write|audit|assess|review|fix|test|look at|provide|handle)|beyond (?:the |this )?scope|(?:quoted|priced|billed|charged) separately|separate (?:offer|quote|agreement|contract)|not (?:part of )?this (?:mvp|phase|offer|quote|project))\b/i;
+  /\|\s*(?:out|not included|excluded|out of scope)\s*\||(?:\*\*|__)out\s*[*_]{0,2}:|\bleft out\b|\(\s*(?:out|not included|excluded|out of scope)\s*\)|\b(?:what(?:'s|’s| is) out|boundar(?:y|ies)|not (?:included|in scope|part of|covered|in this|within)|out of (?:the )?scope|outside (?:the |this |of )?(?:scope|engagement|offer|project|quote|proposal)|(?:excluded|excludes|exclusions?)(?!\s+(?:vat|tax|iva|gst|mwst))|(?:does|do|will|shall|is|are) not (?:include|cover|contain|be part)|(?:we are|we're|i am|i'm) not (?:including|covering|doing|building|providing|taking on|handling)|(?:isn't|aren't|is not|are not) (?:part of|included|covered)|(?:anything|everything) (?:beyond|outside)|(?:anything|everything) else (?:is|will be|would be|we quote|needs)|(?:we|i|this offer|this quote|the project) (?:will not|won't|would not|wouldn't|does not|doesn't|do not|don't) (?:touch|cover|include|build|migrate|do|re-?(?:train|write|design|build)|change|design|write|audit|assess|review|fix|test|look at|provide|handle)|beyond (?:the |this )?scope|(?:quoted|priced|billed|charged) separately|separate (?:offer|quote|agreement|contract)|not (?:part of )?this (?:mvp|phase|offer|quote|project))\b/i;
 
 // "between DKK 780,000 and DKK 940,000", "EUR 20–30k", "EUR 42,000 - 58,000", "from $9k to $12k", "CHF 5'000.– to 6'000.–",
 // "starts from €9,500": a range, or a floor, is not a price to sign.

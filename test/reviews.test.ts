@@ -1839,6 +1839,12 @@ The live site on briggsjoinery.co.uk, your own admin login and a recorded walkth
     expect(wrong.consistency.find((c) => c.check === "payment-shares")).toMatchObject({ ok: false });
   });
 
+  it("a tax or late-payment rate beside the payment shares is no share ('GST at 9% is added to each invoice')", () => {
+    const payment = (extra: string) => reviewQuote(`PRICE\nBuild SGD 40,000\nLaunch SGD 18,300\nTOTAL SGD 58,300\n\nPAYMENT\n30% on acceptance of this quotation\n40% on beta delivery\n30% on store launch\n${extra}`, quoteRubric, noServices, url).consistency.find((c) => c.check === "payment-shares");
+    expect(payment("GST at 9% is added to each invoice. Interest of 1.5% a month on late payments.")).toMatchObject({ ok: true });
+    expect(payment("A further 9% at handover.")).toMatchObject({ ok: false });
+  });
+
   it("takes 'we are not including ...' as the scope's boundary", () => {
     const scope = (text: string) => reviewQuote(`We will build a Flutter app for Android and iOS for booking home sample collection, with online payment and PDF reports. ${text}`, quoteRubric, noServices, url).criteria.find((c) => c.id === "scope")!;
     expect(scope("We are not including changes to the LIMS or a doctor-facing app.").evidence).not.toMatch(/no exclusions/);

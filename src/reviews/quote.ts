@@ -221,7 +221,7 @@ export function consistency(all: string, priceText: string, paymentText: string,
     });
   }
   // "20% after each of the three sprints" is three instalments of 20%.
-  const shares = [...paymentText.matchAll(SHARES)].map(
+  const shares = [...paymentText.matchAll(SHARES)].filter((m) => !NOT_A_SHARE.test(near(paymentText, m.index, m[0].length))).map(
     (m) => Number(m[1]!.replace(",", ".")) * (m[2] === undefined ? 1 : (COUNT[m[2].toLowerCase()] ?? Number(m[2]))),
   );
   if (shares.length >= 2) {
@@ -239,6 +239,8 @@ const COUNT: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six:
 const COUNT_WORDS = Object.keys(COUNT).join("|");
 /** "30%", and "20% after each of the three sprints": a share, times how many times it is paid. */
 const SHARES = new RegExp(`\\b(\\d{1,3}(?:[.,]\\d+)?)\\s?(?:%|percent\\b)(?:[^%\\n;]{0,30}?\\beach of (?:the |our |your )?(\\d|${COUNT_WORDS})\\b)?`, "gi");
+// "GST at 9% is added to each invoice", "1.5% a month on late payments": a rate on top, not a share.
+const NOT_A_SHARE = /\b(?:vat|tax|gst|hst|mwst|btw|iva|tva|moms|mva|discount|interest|late|overdue|penalty|surcharge)\b/i;
 const EQUAL_INSTALMENTS = new RegExp(
   `\\b(?:fee|price|total|cost|sum|budget)\\b[^.;\\d]{0,30}?(?<price>${AMOUNT})[^.;]{0,80}?\\b(?<count>\\d{1,2}|${COUNT_WORDS}) (?:equal )?(?:monthly |quarterly |annual |yearly )?(?:instal?ments|payments|invoices|parts) of (?<each>${AMOUNT})`,
   "giu",
@@ -252,6 +254,13 @@ function groupByLine(amounts: readonly Amount[]): Map<string, Amount[]> {
     else byLine.set(a.line, [a]);
   }
   return byLine;
+}
+
+/** The words just around a match, on its own line. */
+function near(text: string, at: number, length: number): string {
+  const start = Math.max(text.lastIndexOf("\n", at) + 1, at - 25);
+  const lineEnd = text.indexOf("\n", at + length);
+  return text.slice(start, Math.min(lineEnd < 0 ? text.length : lineEnd, at + length + 15));
 }
 
 /** A test of a line, run once per distinct line: a line can hold thousands of amounts. */

@@ -490,6 +490,9 @@ ${scenarios}`);
     expect(review.criteria.find((c) => c.id === "acceptance-criteria")).toMatchObject({ status: "met", evidence: expect.stringMatching(/^driver with 45 min/) });
     // A log line's level is no speaker: its lines stay as they are.
     expect(unwrapChat("14:02 ERROR api: upstream timed out\n14:03 ERROR api: retry failed")).toContain("14:02 ERROR api: upstream");
+    // WhatsApp's exports, iOS and Android, put the date first.
+    expect(unwrapChat("[14/03/25, 10:46:12] Leo Brandt: PRICE – fixed, USD\nDesign: $4,000\n[14/03/25, 10:47:30] Leo Brandt: PAYMENT – 4 × $6,000")).toBe("\nPRICE – fixed, USD\nDesign: $4,000\n\nPAYMENT – 4 × $6,000");
+    expect(unwrapChat("14/03/2025, 10:46 - Leo Brandt: PRICE – fixed\n14/03/2025, 10:47 - Priya Shah: thanks")).toBe("\nPRICE – fixed\n\nthanks");
   });
 
   it("'Before Saturday the text always matched the booking' says what should happen", () => {

@@ -292,12 +292,14 @@ export function asciiTables(text: string): string {
 }
 
 // "[16:21] nadia (PM): ", "09:14 dana.k: ": a chat message's time and speaker.
-const CHAT_PREFIX = /^[ \t]*\[?\d{1,2}:\d{2}(?:[ \t]?[AaPp][Mm])?\]?[ \t]+(?!(?:ERROR|WARN|WARNING|INFO|DEBUG|FATAL|TRACE)\b)[\p{L}@][^:\n]{0,40}?:[ \t]+(?=\S)/gmu;
+// WhatsApp's exports put the date first ("[14/03/25, 10:42:05] Leo:", "14/03/2025, 10:42 - Leo:").
+const CHAT_PREFIX = /^[ \t]*\[?(?:\d{1,2}[./-]\d{1,2}[./-]\d{2,4},?[ \t]+\d{1,2}:\d{2}(?::\d{2})?|\d{1,2}:\d{2})(?:[ \t]?[AaPp][Mm])?\]?(?:[ \t]+-)?[ \t]+(?!(?:ERROR|WARN|WARNING|INFO|DEBUG|FATAL|TRACE)\b)[\p{L}@][^:\n]{0,40}?:[ \t]+(?=\S)/gmu;
 
 /**
  * A chat log ("[16:27] nadia (PM): acceptance: driver with 45 min left ..."): each message is a
  * paragraph of its own, without its time and speaker, so a label it starts with is read as one.
- * Only a text with two such lines or more is a chat; a log line's time has seconds and no speaker.
+ * Only a text with two such lines or more is a chat; a log line's time has seconds (unless a
+ * chat export's date is in front of it) and no speaker.
  */
 export function unwrapChat(text: string): string {
   if ((text.match(CHAT_PREFIX) ?? []).length < 2) return text;

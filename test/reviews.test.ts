@@ -1848,9 +1848,12 @@ The live site on briggsjoinery.co.uk, your own admin login and a recorded walkth
     expect(payment("A further 9% at handover.")).toMatchObject({ ok: false });
   });
 
-  it("takes 'we are not including ...' as the scope's boundary", () => {
+  it("takes 'we are not including ...', 'What's not in' and an 'Out' row as the scope's boundary", () => {
     const scope = (text: string) => reviewQuote(`We will build a Flutter app for Android and iOS for booking home sample collection, with online payment and PDF reports. ${text}`, quoteRubric, noServices, url).criteria.find((c) => c.id === "scope")!;
     expect(scope("We are not including changes to the LIMS or a doctor-facing app.").evidence).not.toMatch(/no exclusions/);
+    expect(scope("\n\nWhat's not in\n- A doctor-facing app\n- Changes to the LIMS").evidence).not.toMatch(/no exclusions/);
+    // A scope laid out in columns, "In" and "Out" rows (tabs become spaces).
+    expect(scope("\n\nIn    Booking and payment\nOut\tA doctor-facing app").evidence).not.toMatch(/no exclusions/);
     expect(scope("We look forward to it.").evidence).toMatch(/no exclusions/);
   });
 

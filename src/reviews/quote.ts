@@ -312,7 +312,10 @@ const OPEN_ENDED =
 
 // What is left out, said anywhere: "Not included: ...", "out of scope", "excludes", "is not part of this offer".
 const BOUNDARY =
-  /\|\s*(?:out|not included|excluded|out of scope)\s*\||(?:\*\*|__)out\s*[*_]{0,2}:|\bleft out\b|\(\s*(?:out|not included|excluded|out of scope)\s*\)|\b(?:what(?:'s|’s| is) out|boundar(?:y|ies)|not (?:included|in scope|part of|covered|in this|within)|out of (?:the )?scope|outside (?:the |this |of )?(?:scope|engagement|offer|project|quote|proposal)|(?:excluded|excludes|exclusions?)(?!\s+(?:vat|tax|iva|gst|mwst))|(?:does|do|will|shall|is|are) not (?:include|cover|contain|be part)|(?:we are|we're|i am|i'm) not (?:including|covering|doing|building|providing|taking on|handling)|(?:isn't|aren't|is not|are not) (?:part of|included|covered)|(?:anything|everything) (?:beyond|outside)|(?:anything|everything) else (?:is|will be|would be|we quote|needs)|(?:we|i|this offer|this quote|the project) (?:will not|won't|would not|wouldn't|does not|doesn't|do not|don't) (?:touch|cover|include|build|migrate|do|re-?(?:train|write|design|build)|change|design|write|audit|assess|review|fix|test|look at|provide|handle)|beyond (?:the |this )?scope|(?:quoted|priced|billed|charged) separately|separate (?:offer|quote|agreement|contract)|not (?:part of )?this (?:mvp|phase|offer|quote|project))\b/i;
+  /\|\s*(?:out|not included|excluded|out of scope)\s*\||(?:\*\*|__)out\s*[*_]{0,2}:|\bleft out\b|\(\s*(?:out|not included|excluded|out of scope)\s*\)|\b(?:what(?:'s|’s| is) (?:out|not in)\b|boundar(?:y|ies)|not (?:included|in scope|part of|covered|in this|within)|out of (?:the )?scope|outside (?:the |this |of )?(?:scope|engagement|offer|project|quote|proposal)|(?:excluded|excludes|exclusions?)(?!\s+(?:vat|tax|iva|gst|mwst))|(?:does|do|will|shall|is|are) not (?:include|cover|contain|be part)|(?:we are|we're|i am|i'm) not (?:including|covering|doing|building|providing|taking on|handling)|(?:isn't|aren't|is not|are not) (?:part of|included|covered)|(?:anything|everything) (?:beyond|outside)|(?:anything|everything) else (?:is|will be|would be|we quote|needs)|(?:we|i|this offer|this quote|the project) (?:will not|won't|would not|wouldn't|does not|doesn't|do not|don't) (?:touch|cover|include|build|migrate|do|re-?(?:train|write|design|build)|change|design|write|audit|assess|review|fix|test|look at|provide|handle)|beyond (?:the |this )?scope|(?:quoted|priced|billed|charged) separately|separate (?:offer|quote|agreement|contract)|not (?:part of )?this (?:mvp|phase|offer|quote|project))\b/i;
+
+// "In    Audit of 40 templates / Out   PDFs uploaded by the libraries": a row of scope laid out in columns.
+const OUT_ROW = /^[ \t]*(?:out|excluded|not included|out of scope) {2,}\S/im;
 
 // "between DKK 780,000 and DKK 940,000", "EUR 20–30k", "EUR 42,000 - 58,000", "from $9k to $12k", "CHF 5'000.– to 6'000.–",
 // "starts from €9,500": a range, or a floor, is not a price to sign.
@@ -334,7 +337,7 @@ function bounded(found: Judgement, scopeId: string | undefined, text: string): J
   if (scopeId === undefined) return found;
   // "... moved across. Beyond that, we take on whatever else the team would like": said in the scope's paragraph.
   const open = OPEN_ENDED.exec(`${found.textOf(scopeId)}\n${found.blockOf(scopeId)}`);
-  const why = open ? `open-ended ("${open[0]}")` : BOUNDARY.test(text.replace(/\s+/g, " ")) ? undefined : "no exclusions or boundary stated";
+  const why = open ? `open-ended ("${open[0]}")` : BOUNDARY.test(text.replace(/\s+/g, " ")) || OUT_ROW.test(text) ? undefined : "no exclusions or boundary stated";
   return why === undefined ? found : tooVague(found, scopeId, why);
 }
 

@@ -1160,6 +1160,11 @@ Invoices are payable within 30 days.`;
     );
     expect(status(review).scope).toBe("partial");
     expect(review.passed).toBe(false);
+    // Other ways to leave it open: requirements found during the project, a scope that grows.
+    const scope = (text: string) => status(reviewQuote(body("Design EUR 6,000; build EUR 24,000; total EUR 30,000, excluding VAT.").replace(/Scope \|.*/, `Scope | ${text}`), quoteRubric, noServices, url)).scope;
+    expect(scope("The complete HR portal, covering all HR processes, together with any further requirements the HR team identifies during the project.")).toBe("partial");
+    expect(scope("The complete HR portal; the scope will grow with the project as new needs come up.")).toBe("partial");
+    expect(scope("The HR portal for 400 staff: leave requests, payslips and expense claims. Recruitment is not included.")).toBe("met");
   });
 
   it("credits each clause of a long prose sentence on its own: one sentence can state price, payment and several terms", () => {

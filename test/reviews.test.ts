@@ -1670,6 +1670,11 @@ The full amount is invoiced after acceptance and paid within 30 days of receipt.
     expect(review.criteria.find((c) => c.id === "scope")!.evidence).not.toMatch(/no exclusions/);
   });
 
+  it("a payment section's 'at kickoff ...; net 15' is no timeline: its label says what it is about", () => {
+    const review = reviewQuote("Timeline: We expect delivery in a few weeks after kickoff, depending on our workload.\nPrice: fixed at $18,600\nPayment terms: 50% ($9,300) at kickoff, 50% ($9,300) on acceptance; net 15.", quoteRubric, noServices, url);
+    expect(review.criteria.find((c) => c.id === "timeline-milestones")!.status).not.toBe("met");
+  });
+
   it("a payment feature the work builds ('card payment') is no payment term", () => {
     const review = reviewQuote("Price (NOK, excl VAT)\nWeb app with Vipps and card payment, NOK 86 000.\nAdmin screens, NOK 24 000.\nTotal: NOK 110 000.\n\nPayment\nInvoicing according to our normal routines.", quoteRubric, noServices, url);
     expect(review.criteria.find((c) => c.id === "payment-terms")!.status).not.toBe("met");

@@ -407,7 +407,9 @@ function edgesOf(c: Criterion, spans: readonly ReadSpan[], index: LabelIndex): E
       return;
     }
     const lower = span.plain;
-    const elsewhere = notWith.some((p) => containsPhrase(lower, p));
+    // "Payment terms: 50% at kickoff, 50% on acceptance; net 15": what a section is about is in its label too.
+    const about = rank === 2 ? `${lower}\n${phraseForm(span.sectionLabel.toLowerCase())}` : lower;
+    const elsewhere = notWith.some((p) => containsPhrase(about, p));
     const self = elsewhere ? undefined : findFact(span, evidence);
     if (self && (span.words >= 2 || DATA_KINDS.includes(self.kind))) {
       // "Actual: it's off / not right" under its own label: the title's "broken" does not make up for it.

@@ -1647,6 +1647,12 @@ Payment: 50% deposit (£2,820.00) on acceptance of this quote; 50% (£2,820.00) 
     expect(review.criteria.find((c) => c.id === "timeline-milestones")!.status).not.toBe("met");
   });
 
+  it("deliverables whose list is worked out 'as we go' are not stated, wherever the section says so", () => {
+    const deliverables = (text: string) => reviewQuote(`DELIVERABLES\n${text}\n\nTIMELINE\nKick-off 4 August, launch 26 September 2025.`, quoteRubric, noServices, url).criteria.find((c) => c.id === "deliverables")!.status;
+    expect(deliverables("We'll hand over the usual bits – designs and whatever else makes sense at the end. We'll work out the exact list as we go.")).toBe("missing");
+    expect(deliverables("We'll hand over the Figma designs, the app in both stores and the source code in your GitHub organisation.")).toBe("met");
+  });
+
   it("'The supplier will deliver the solution' names no deliverable; a price that 'starts from €9,500' is no price", () => {
     const deliverables = reviewQuote("2. Deliverables\nThe supplier will deliver the solution.\n\n3. Schedule\nAnalysis: 1 - 17 October 2025", quoteRubric, noServices, url);
     expect(deliverables.criteria.find((c) => c.id === "deliverables")!.status).not.toBe("met");

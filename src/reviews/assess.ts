@@ -120,11 +120,11 @@ export function judge(raw: string, criteria: readonly Criterion[], options: Judg
   const denied = (c: Criterion) => {
     const own = spans.filter((s) => s.label === c.id);
     const denies = (s: ReadSpan) => s.hollow === "negated" || negated(s, index.vocabularyOf.get(c.id)!);
-    // "Timeline: To be confirmed after the kick-off; we will share a plan then": the answer is its
-    // first words, unless the section goes on to give the figures ("exact dates to be confirmed.
-    // Design 2 June to 13 June, ...").
-    const putOffFirst = own.length > 0 && putOff(own[0]!.text) && own.slice(1).every((s) => findFact(s, DATA_KINDS) === undefined);
-    return own.length > 0 && (saysUnknown(own[0]!.text) || putOffFirst || own.every((s) => denies(s) || s.hollow === "placeholder"));
+    // "Timeline: To be confirmed after the kick-off; we will share a plan then", "Deliverables: the
+    // usual bits. We'll work out the exact list as we go": the answer is put off, unless the section
+    // gives figures ("exact dates to be confirmed. Design 2 June to 13 June, ...").
+    const putOffHere = own.some((s) => putOff(s.text)) && own.every((s) => findFact(s, DATA_KINDS) === undefined);
+    return own.length > 0 && (saysUnknown(own[0]!.text) || putOffHere || own.every((s) => denies(s) || s.hollow === "placeholder"));
   };
   const lowerText = spans.map((s) => s.plain).join("\n");
   const disowned = (c: Criterion) => (c.denials ?? []).some((d) => containsPhrase(lowerText, phraseForm(d.toLowerCase())));

@@ -1647,6 +1647,13 @@ Payment: 50% deposit (£2,820.00) on acceptance of this quote; 50% (£2,820.00) 
     expect(review.criteria.find((c) => c.id === "timeline-milestones")!.status).not.toBe("met");
   });
 
+  it("a day rate whose total 'depends on final scope' leaves the price open", () => {
+    const price = (text: string) => reviewQuote(`PRICE\n${text}\n\nPAYMENT TERMS\nInvoiced monthly, payable within 30 days.`, quoteRubric, noServices, url).criteria.find((c) => c.id === "price-breakdown")!;
+    expect(price("Our blended day rate is 1'450 CHF. The total cost depends on final scope, which we will confirm after the discovery workshop.")).toMatchObject({ status: "partial", evidence: expect.stringMatching(/^left open/) });
+    expect(price("The total price will be confirmed after the discovery workshop; our day rate is CHF 1'450.").status).toBe("partial");
+    expect(price("Discovery CHF 14'500, build CHF 58'000; total CHF 72'500 fixed.").status).toBe("met");
+  });
+
   it("deliverables whose list is worked out 'as we go' are not stated, wherever the section says so", () => {
     const deliverables = (text: string) => reviewQuote(`DELIVERABLES\n${text}\n\nTIMELINE\nKick-off 4 August, launch 26 September 2025.`, quoteRubric, noServices, url).criteria.find((c) => c.id === "deliverables")!.status;
     expect(deliverables("We'll hand over the usual bits – designs and whatever else makes sense at the end. We'll work out the exact list as we go.")).toBe("missing");

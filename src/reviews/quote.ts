@@ -321,12 +321,18 @@ const OUT_ROW = /^[ \t]*(?:out|excluded|not included|out of scope) {2,}\S/im;
 // "starts from €9,500": a range, or a floor, is not a price to sign.
 const PRICE_RANGE = new RegExp(`\\b(?:starts? (?:at|from)|starting (?:at|from)|from as little as|as low as)\\s+(?:${AMOUNT})|\\bbetween\\s+(?:${AMOUNT})\\s+and\\s+(?:${AMOUNT})|(?:${AMOUNT})(?:\\.[–-])?\\s+to\\s+\\d[\\d.,']*\\d|(?:${AMOUNT})\\s?[–-]\\s?\\d{1,3}(?:[.,']\\d{3})+(?![\\d.,']*\\s?(?:${CURRENCY_SIGN}|=|(?:\\p{L}+\\s+){0,2}(?:discount|rebate|credit|off)\\b))|\\bfrom\\s+(?:${AMOUNT})\\s+to\\s+(?:${AMOUNT})|(?:${AMOUNT})\\s?(?:–|-|to)\\s?(?:${AMOUNT})|${CURRENCY_SIGN}\\s?\\d+(?:[.,]\\d+)?\\s?[kK]?\\s?[–-]\\s?\\d+(?:[.,]\\d+)?\\s?[kK]\\b`, "giu");
 
-/** A price given as a range leaves the one number to sign open: it counts as vague. */
+// "The total cost depends on final scope, which we will confirm after the discovery workshop":
+// what the client signs for is still to be found out.
+const PRICE_OPEN = /\b(?:cost|costs|price|fee|fees|total|budget|amount)\b[^.;\n]{0,30}?\b(?:depends?|will depend|depending) on (?:the )?(?:final|actual|exact|agreed|confirmed|detailed)\b|\b(?:cost|costs|price|fee|fees|total|budget)\b (?:will be|is to be|are to be|to be) (?:confirmed|determined|calculated|estimated|quoted|set) (?:after|once|when|at|following)\b/i;
+
+/** A price given as a range, or left to depend on what is not known yet, leaves the one number to sign open: it counts as vague. */
 function ranged(found: Judgement, priceId: string | undefined): Judgement {
   const text = priceId === undefined ? "" : found.textOf(priceId);
   // "36 points @ R1 150,00 .... R41 400,00": a rate and what it makes, not a range.
   const range = [...text.matchAll(PRICE_RANGE)].find((m) => !/(?:@|×|\bx)\s*$/i.test(text.slice(Math.max(0, m.index - 3), m.index)));
-  return range ? tooVague(found, priceId!, `a range, not a price ("${range[0]}")`) : found;
+  if (range) return tooVague(found, priceId!, `a range, not a price ("${range[0]}")`);
+  const open = PRICE_OPEN.exec(text);
+  return open ? tooVague(found, priceId!, `left open ("${open[0]}")`) : found;
 }
 
 /**

@@ -1647,6 +1647,26 @@ Payment: 50% deposit (£2,820.00) on acceptance of this quote; 50% (£2,820.00) 
     expect(review.criteria.find((c) => c.id === "timeline-milestones")!.status).not.toBe("met");
   });
 
+  it("a term named in prose and left open ('The schedule is TBD') is as good as its section left empty", () => {
+    const letter = (schedule: string) => reviewQuote(`Dear Ms Laurent,
+
+Following our visit, here is our offer to replace the parcel counter's spreadsheet with a small web application. We will migrate the 14,000 customer records from the spreadsheet into PostgreSQL, build a web application for looking up and registering parcels, and install it on your server. Printing labels and the accounting software are not included.
+
+You will receive the PostgreSQL database with all migrated data, the web application installed on your server, a migration report and the source code.
+
+${schedule}
+
+The fixed price is 9 750 €: 3 250 € for the data migration, 4 500 € for the web application and 2 000 € for installation and training. We invoice 50% (4 875 €) at the start and 50% (4 875 €) on delivery, payable within 30 days.
+
+You will have two weeks to check the migrated data and confirm acceptance by email. Changes to the agreed scope are quoted separately before we start them. The code belongs to you once paid, and we keep your customer data confidential. This offer is valid for 30 days.
+`, quoteRubric, noServices, url);
+    const open = letter("The schedule is TBD; we will confirm start and delivery dates once our developer's availability is settled.");
+    // Not made up for by the two weeks the client has to check the data.
+    expect(open.criteria.find((c) => c.id === "timeline-milestones")!.status).toBe("missing");
+    expect(open.passed).toBe(false);
+    expect(letter("The schedule is tight but agreed: we start on 3 March and deliver on 28 April 2026.").criteria.find((c) => c.id === "timeline-milestones")!.status).toBe("met");
+  });
+
   it("a day rate whose total 'depends on final scope' leaves the price open", () => {
     const price = (text: string) => reviewQuote(`PRICE\n${text}\n\nPAYMENT TERMS\nInvoiced monthly, payable within 30 days.`, quoteRubric, noServices, url).criteria.find((c) => c.id === "price-breakdown")!;
     expect(price("Our blended day rate is 1'450 CHF. The total cost depends on final scope, which we will confirm after the discovery workshop.")).toMatchObject({ status: "partial", evidence: expect.stringMatching(/^left open/) });

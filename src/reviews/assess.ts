@@ -114,6 +114,14 @@ export function judge(raw: string, criteria: readonly Criterion[], options: Judg
   const allText = spans.map((s) => s.text).join("\n");
   const share = vocabularyShare(allText, index.vocabulary);
 
+  // "The schedule is TBD", "Payment terms are to be agreed": a term named in prose and left open is
+  // as good as its section left empty.
+  const leftOpenInProse = new Set(spans.flatMap((s) => {
+    if (s.label !== undefined || (s.hollow !== "placeholder" && !putOff(s.text))) return [];
+    const subject = PROSE_SUBJECT.exec(s.text.trim());
+    const id = subject ? index.resolve(subject[1]!) : undefined;
+    return id ? [id] : [];
+  }));
   // A criterion its own section denies ("Steps: I could not reproduce it"; "no idea how" first)
   // or leaves open ("Timeline: TBD", all of it) is missing, whatever the rest of the text seems to
   // imply: the author said so.
@@ -124,7 +132,7 @@ export function judge(raw: string, criteria: readonly Criterion[], options: Judg
     // usual bits. We'll work out the exact list as we go": the answer is put off, unless the section
     // gives figures ("exact dates to be confirmed. Design 2 June to 13 June, ...").
     const putOffHere = own.some((s) => putOff(s.text)) && own.every((s) => findFact(s, DATA_KINDS) === undefined);
-    return own.length > 0 && (saysUnknown(own[0]!.text) || putOffHere || own.every((s) => denies(s) || s.hollow === "placeholder"));
+    return (own.length > 0 && (saysUnknown(own[0]!.text) || putOffHere || own.every((s) => denies(s) || s.hollow === "placeholder"))) || leftOpenInProse.has(c.id);
   };
   const lowerText = spans.map((s) => s.plain).join("\n");
   const disowned = (c: Criterion) => (c.denials ?? []).some((d) => containsPhrase(lowerText, phraseForm(d.toLowerCase())));
@@ -178,6 +186,9 @@ export function judge(raw: string, criteria: readonly Criterion[], options: Judg
     },
   };
 }
+
+/** "The schedule is ...", "Our payment terms are ...": the subject a sentence is about. */
+const PROSE_SUBJECT = /^(?:the|our|your|all)?\s*([\p{L}][\p{L} ]{1,40}?)\s+(?:is|are|will be|remains?|stays?)\b/iu;
 
 /** From this many words on, a text without a single concrete datum is hollow. */
 const VAGUE_WORDS = 30;

@@ -511,6 +511,15 @@ because right now the docs for v2 of the API only show single create and we trie
 so what we need is either yes here's the endpoint and the max payload or no do them one at a time so we can pick the sync design before sprint planning on Monday thanks` }, ticketRubric);
     expect(status(review)).toMatchObject({ question: "met", context: "met", "desired-outcome": "met" });
   });
+  it("steps that are only ordinary use ('Use the app normally for a while') reproduce nothing", () => {
+    const steps = (list: string) => status(reviewTicket({ type: "bug", ticketText: `Environment: FieldTrack Android 6.3.0 (build 6300142), Galaxy Tab Active3, Android 13.\n\nObserved: map panning drops to a few fps and the OS kills the app with "FieldTrack isn't responding"; memory climbs to 1.4 GB.\n\nExpected: memory stays below 400 MB as on 6.2.x.\n\nSteps to reproduce:\n${list}` }, ticketRubric))["steps-to-reproduce"];
+    expect(steps("1. Log in as a field technician.\n2. Use the app normally for a while.")).not.toBe("met");
+    expect(steps("1. Log in as a field technician.\n2. Do the usual flow.")).not.toBe("met");
+    expect(steps("1. Log in as a field technician.\n2. Open 30 job maps in a row and pan each one.")).toBe("met");
+    // Said on one line, it says nothing at all.
+    expect(steps("Use the app normally for a while.")).toBe("missing");
+  });
+
   it("cuts a voicemail that runs on where 'so yeah what should happen is' or an 'um' starts a new thought", () => {
     const review = reviewTicket({ type: "bug", ticketText: "hey it's Priya from support um about the loyalty app on Android version 4.2.1 on a Samsung A54 with Android 14 if you open the rewards tab and then tap redeem on any voucher and then rotate the phone while the spinner is going the voucher is marked as used but no code is shown and the points are gone too so yeah what should happen is the code shows up after the rotation or the points come back um I tried it four times and it happened every time okay thanks" }, ticketRubric);
     expect(status(review)["expected-behaviour"]).toBe("met");

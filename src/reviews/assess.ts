@@ -2,7 +2,7 @@ import type { Criterion, RubricLimits } from "../catalog/types.js";
 import { readDocument, type Line, type Section } from "./document.js";
 import { ABBREVIATIONS, DATA_KINDS, findFact, isAction, vagueComplaint, type Span } from "./facts.js";
 import { labelIndex, type LabelIndex } from "./labels.js";
-import { concreteData, contentWords, hollowLine, isFiller, isNegatedFor, phraseForm, putOff, saysUnknown, untestable, verdictOnly, vocabularyShare, words, type Hollow } from "./quality.js";
+import { concreteData, contentWords, hollowLine, isFiller, isNegatedFor, ordinaryUse, phraseForm, putOff, saysUnknown, untestable, verdictOnly, vocabularyShare, words, type Hollow } from "./quality.js";
 
 /**
  * Scores a text against a rubric, the same way for tickets and quotes. The text is read into
@@ -245,7 +245,7 @@ function readSpans(sections: readonly Section[], split: boolean): ReadSpan[] {
         const { list, loose } = splitList(items, section.criterion !== undefined);
         if (list.length > 0) {
           const real = list.filter((text) => hollowLine(text) === undefined);
-          const hollow = real.length === 0 ? hollowLine(list[0]!) : undefined;
+          const hollow = real.length === 0 ? hollowLine(list[0]!) : list.some(ordinaryUse) ? "placeholder" : undefined;
           spans.push(makeSpan(section, line.block, (real.length ? real : list).join("\n"), real, items.every((it) => it.ordered), false, opening, hollow));
           if (spans[spans.length - 1]!.hollow === undefined) opening = false;
         }

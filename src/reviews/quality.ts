@@ -71,6 +71,8 @@ const LOOK_AND_IMPROVE = /^(?:please |could you |can you )?(?:have|take) a (?:qu
 // "This was requested by management in last week's planning": who asked, not why.
 const ORDERED_BY = /^(?:this |it )?(?:was |is |has been )?(?:requested|asked for|decided|wanted|mandated|ordered) by (?:management|leadership|the (?:boss|management|leadership|board|client|customer|business)|my (?:manager|boss|lead)|someone|them)\b(?:(?!\b(?:so|because|since|as|to|for|within)\b)[^,;:\d]){0,60}$/i;
 // "Done: when it's done, ping me": a definition of done that only says it is done.
+// "Use the app normally for a while", "do the usual flow": a step anyone could write for any bug.
+const ORDINARY_USE = /^(?:then |and |just )?(?:(?:use|keep using|work (?:with|in)|play (?:with|around with)|click around(?: in)?) (?:the |our |your |this |my )?(?:app|application|site|website|system|product|platform|tool|software|it|portal|dashboard)(?: (?:normally|as usual|as normal|like normal|like (?:you|we|I) (?:always|normally|usually) do|for a while|for some time|a bit|regularly))+|(?:do|follow|go through|run) (?:the |your |our )?(?:usual|normal|standard|regular) (?:flow|workflow|process|steps|stuff|things|routine))\b[^.;:]{0,40}$/i;
 const DONE_WHEN_DONE = /^(?:when|once|after) (?:it'?s|it is|it's all|everything(?:'s| is)|all is|we'?re|we are|i'?m|i am) (?:done|finished|complete(?:d)?|ready|over)\b/i;
 
 const PUT_OFF = /^(?:[\p{L}-]+\s+){0,3}?(?:to be|still to be|will be|is to be|are to be)\s+(?:agreed|defined|determined|confirmed|decided|discussed|clarified|announced|scheduled|planned|fixed|set)(?:\s+(?:later|together|jointly|at|during|in|after|once|when|with|by)\b|\s*$)/iu;
@@ -115,6 +117,11 @@ export function putOff(line: string): boolean {
   return (PUT_OFF.test(bare) || AGREED_LATER.test(bare)) && !/\d/.test(bare);
 }
 
+/** A step that is only ordinary use ("Use the app normally for a while"): a list with one reproduces nothing. */
+export function ordinaryUse(line: string): boolean {
+  return ORDINARY_USE.test(line.replace(/^\s*(?:[-*•]|\d+[.)])\s*/, "").replace(/[.!;,]+$/, "").trim());
+}
+
 /** Why a line says nothing, or undefined when it has content of its own. */
 export function hollowLine(line: string): Hollow | undefined {
   const bare = line.replace(/^\s*(?:[-*•]|\d+[.)]|\[[ xX]\])\s*/, "").replace(/[.!;,]+$/, "").trim();
@@ -124,7 +131,7 @@ export function hollowLine(line: string): Hollow | undefined {
   if (/(?:\.{3,}|…)\s*$/.test(line) && contentWords(bare).length === 0) return "placeholder";
   if (TEMPLATE.some((t) => t.test(bare))) return "template";
   // "To be agreed at the kick-off", "dates to be confirmed later": put off, with no figure given.
-  if (putOff(bare) || DONE_WHEN_DONE.test(bare) || ORDERED_BY.test(bare) || LOOK_AND_IMPROVE.test(bare)) return "placeholder";
+  if (putOff(bare) || DONE_WHEN_DONE.test(bare) || ORDERED_BY.test(bare) || LOOK_AND_IMPROVE.test(bare) || ORDINARY_USE.test(bare)) return "placeholder";
   const left = bare.replace(PLACEHOLDER_TOKENS, " ");
   if (left !== bare && contentWords(left).length < 2) return "placeholder";
   // Only vague words left once "as discussed" is taken out, or a line of vague words led by "everything".

@@ -390,12 +390,16 @@ function edgesOf(c: Criterion, spans: readonly ReadSpan[], index: LabelIndex): E
   const edges: Edge[] = [];
   const labelled = spans.some((s) => s.label === c.id);
   // One look at each of the criterion's sections as a whole, however many clauses it has.
-  const sections = new Map<string, { fact: ReturnType<typeof findFact>; words: number }>();
+  const sections = new Map<string, { fact: ReturnType<typeof findFact>; words: number; complaint: boolean }>();
   const section = (span: ReadSpan) => {
     let seen = sections.get(span.sectionLabel);
     if (!seen) {
       const whole = wholeSection(spans, span, c);
-      sections.set(span.sectionLabel, (seen = { fact: findFact(whole, data), words: words(whole.text).length }));
+      // "What happens: it doesn't work properly, the invoices come out weird. We tried it a few
+      // times": a section that only complains says nothing more for the words around the complaint.
+      const own = spans.filter((s) => s.label === c.id && s.sectionLabel === span.sectionLabel);
+      const complaint = own.some((s) => vagueComplaint(s.text)) && own.every((s) => s.verdict || findFact(s, evidence) === undefined);
+      sections.set(span.sectionLabel, (seen = { fact: findFact(whole, data), words: words(whole.text).length, complaint }));
     }
     return seen;
   };
@@ -413,7 +417,7 @@ function edgesOf(c: Criterion, spans: readonly ReadSpan[], index: LabelIndex): E
       if (proof) edges.push({ span: i, strength: "met", found: span.text, rank });
       // "Deliverables: migrated cloud sites; migration plan; test migration report; admin runbook":
       // short clauses of one section say enough together.
-      else if (data.length === 0 && contentWords(span.text).length >= Math.min(minWords, 2) && (span.words >= minWords || section(span).words >= 2 * minWords)) edges.push({ span: i, strength: "met", found: span.text, rank });
+      else if (data.length === 0 && !section(span).complaint && contentWords(span.text).length >= Math.min(minWords, 2) && (span.words >= minWords || section(span).words >= 2 * minWords)) edges.push({ span: i, strength: "met", found: span.text, rank });
       else if (contentWords(span.text).length > 0) edges.push({ span: i, strength: "partial", found: span.text, rank });
       return;
     }

@@ -517,6 +517,12 @@ so what we need is either yes here's the endpoint and the max payload or no do t
     expect(observed("it doesn't work properly: the zip holds only the first 50 PDFs. We tried it a few times this week with the same result.")).toBe("met");
   });
 
+  it("a question whose sender says they have not looked and do not know the version has no context", () => {
+    const question = (note: string) => status(reviewTicket({ type: "question", ticketText: `Subject: FW: data retention\n\nHi support,\n\n${note}\n\nLegal asks: after we delete a client matter in your system, are its documents deleted from your backups, and after how many days? We need a written answer by 14 June for the client audit.` }, ticketRubric)).context;
+    expect(question("Forwarding from our legal team. I haven't looked into it at all and honestly I don't know which version or plan we're on.")).not.toBe("met");
+    expect(question("Forwarding from our legal team. We're on the Business plan, release 2024.2, hosted in your EU region.")).toBe("met");
+  });
+
   it("steps that are only ordinary use ('Use the app normally for a while') reproduce nothing", () => {
     const steps = (list: string) => status(reviewTicket({ type: "bug", ticketText: `Environment: FieldTrack Android 6.3.0 (build 6300142), Galaxy Tab Active3, Android 13.\n\nObserved: map panning drops to a few fps and the OS kills the app with "FieldTrack isn't responding"; memory climbs to 1.4 GB.\n\nExpected: memory stays below 400 MB as on 6.2.x.\n\nSteps to reproduce:\n${list}` }, ticketRubric))["steps-to-reproduce"];
     expect(steps("1. Log in as a field technician.\n2. Use the app normally for a while.")).not.toBe("met");

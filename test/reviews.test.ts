@@ -532,6 +532,11 @@ so what we need is either yes here's the endpoint and the max payload or no do t
     expect(steps("Use the app normally for a while.")).toBe("missing");
   });
 
+  it("reads a dictated task's 'um reason is ...' as its why, the filler dropped", () => {
+    const review = reviewTicket({ type: "task", ticketText: "okay note for the platform board so we need to raise the rate limit on the checkout API for the tenant luma-retail from 200 requests per second to 600 in the gateway config um reason is they're running a TV campaign from the 20th and expect a peak around 450 rps uh and it's done when the config change is deployed to prod and a k6 run at 600 rps for ten minutes has p99 under 300 ms and no 429s" }, ticketRubric);
+    expect(status(review).why).toBe("met");
+  });
+
   it("cuts a voicemail that runs on where 'so yeah what should happen is' or an 'um' starts a new thought", () => {
     const review = reviewTicket({ type: "bug", ticketText: "hey it's Priya from support um about the loyalty app on Android version 4.2.1 on a Samsung A54 with Android 14 if you open the rewards tab and then tap redeem on any voucher and then rotate the phone while the spinner is going the voucher is marked as used but no code is shown and the points are gone too so yeah what should happen is the code shows up after the rotation or the points come back um I tried it four times and it happened every time okay thanks" }, ticketRubric);
     expect(status(review)["expected-behaviour"]).toBe("met");

@@ -517,6 +517,13 @@ so what we need is either yes here's the endpoint and the max payload or no do t
     expect(observed("it doesn't work properly: the zip holds only the first 50 PDFs. We tried it a few times this week with the same result.")).toBe("met");
   });
 
+  it("a rule under a paragraph separates it (it does not make the paragraph a heading), and ends the section above it", () => {
+    const question = (ask: string) => status(reviewTicket({ type: "question", ticketText: `Context\nlabelsvc 3.8 (Java 17) on the depot PCs cannot reach the Zebra printers since the network segmentation in May; 14 of 62 depots are affected.\n\nQuestion\n${ask}\n\nDecision needed from: Architecture Board.\nNeeded by: board meeting on 2 July 2024, before the roll-out.\n------------------------------------------------------------\nParcelHub GmbH · Architecture · internal                  draft v0.2` }, ticketRubric));
+    expect(question("Do we roll out a local print agent to all depots, or open port 9100 through the depot firewalls?")).toMatchObject({ question: "met", "desired-outcome": "met" });
+    // The page footer under the rule is no question.
+    expect(question("TBD — to be written up after the workshop.").question).not.toBe("met");
+  });
+
   it("a question whose sender says they have not looked and do not know the version has no context", () => {
     const question = (note: string) => status(reviewTicket({ type: "question", ticketText: `Subject: FW: data retention\n\nHi support,\n\n${note}\n\nLegal asks: after we delete a client matter in your system, are its documents deleted from your backups, and after how many days? We need a written answer by 14 June for the client audit.` }, ticketRubric)).context;
     expect(question("Forwarding from our legal team. I haven't looked into it at all and honestly I don't know which version or plan we're on.")).not.toBe("met");

@@ -114,8 +114,12 @@ function walk(tokens: readonly Token[], out: SectionBuilder): void {
         // "<describe what happened>" is kept, to be read as the placeholder it is.
         out.paragraph(token.raw.replace(/<!--[\s\S]*?(?:-->|$)/g, "").replace(HTML_TAG, " "));
         break;
+      case "hr":
+        // A rule ends the part above it: a page footer under it is no part of the last section.
+        out.rule();
+        break;
       default:
-        // space, hr, def: nothing to read, but they end an inline label's reach.
+        // space, def: nothing to read, but they end an inline label's reach.
         out.endBlock();
     }
   });
@@ -170,6 +174,11 @@ class SectionBuilder {
       return;
     }
     this.open(cleanLabel(text), true);
+  }
+
+  rule(): void {
+    this.endBlock();
+    this.open("", true);
   }
 
   paragraph(raw: string): void {

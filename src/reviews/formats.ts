@@ -369,7 +369,26 @@ export function singleSpaced(text: string): string {
   return text.replace(/\n[ \t]*\n(?![ \t]*\n)/g, "\n").replace(/\n(?:[ \t]*\n){2,}/g, "\n\n");
 }
 
+const RULE = /^[ \t]*(?:-{3,}|={3,})[ \t]*$/;
+
+/**
+ * A rule drawn under a paragraph ("Needed by: 12 March.\n------"), as plain-text reports and PDFs
+ * separate their parts, is a separator: Markdown would make the paragraph a heading. A title
+ * underlined is kept: one line, no sentence end.
+ */
+function rulesApart(text: string): string {
+  const lines = text.split("\n");
+  return lines
+    .map((line, i) => {
+      const above = lines[i - 1]?.trim() ?? "";
+      if (!RULE.test(line) || above === "" || RULE.test(above)) return line;
+      const oneLine = (lines[i - 2]?.trim() ?? "") === "";
+      return oneLine && !/[.!?:;,]$/.test(above) ? line : `\n${line}`;
+    })
+    .join("\n");
+}
+
 /** Everything a review reads, before the Markdown lexer. */
 export function prepare(raw: string): string {
-  return jiraToMarkdown(unwrapEmail(joinStory(asciiTables(unwrapPdf(unindent(unwrapChat(singleSpaced(normalize(raw)))))))));
+  return jiraToMarkdown(unwrapEmail(joinStory(asciiTables(rulesApart(unwrapPdf(unindent(unwrapChat(singleSpaced(normalize(raw))))))))));
 }

@@ -626,6 +626,16 @@ describe("what only says who asked, that it is wrong, or asks for information (#
     expect(status(question("We use FlowBridge 4.1.3 with S/4HANA 2021 and IDocs fail with status 51; we read chapter 7 of the handbook. We need an answer until 30.05. Could you please send us some information regarding this topic?")).question).not.toBe("met");
   });
 
+  it("'So... thoughts on the caching? Anything we should be doing differently?' asks nothing in particular either", () => {
+    const ask = (text: string) => status(question(`We're on reco-service 4.2 (Java 17) with Redis 7.2; since 4 June p99 for GET /v1/rows/home went from 180 ms to 620 ms. I looked at the Redis slowlog: lots of HGETALL on 40 KB keys. ${text} Need an answer before the capacity review on 13 June.`)).question;
+    expect(ask("So… thoughts on the caching? Anything we should be doing differently?")).not.toBe("met");
+    expect(ask("Should we split the row hashes per user, or move them to a local cache in front of Redis?")).toBe("met");
+  });
+
+  it("a ServiceNow task's 'Close criteria' are its definition of done", () => {
+    expect(status(task("Short description: Renew TLS certificate for api.partners.example.com before it expires on 2024-07-02\n\nDescription:\nAbout 60 partner banks call this endpoint; if the certificate expires, their payment-status calls fail.\n\nClose criteria:\n- `openssl s_client -connect api.partners.example.com:443` shows the new certificate\n- cert-expiry monitor green"))["definition-of-done"]).toBe("met");
+  });
+
   it("'Could you build something to make this less manual, whatever approach you think is best' is no behaviour; corporate filler is filler", () => {
     const feature = reviewTicket({ type: "feature", ticketText: "Every month our IT team spends two days adding and removing users by hand in your tool.\nCould you build something to make this less manual? Whatever approach you think is best.\nWe'd consider it done when IT spends less than an hour a month on user administration." }, ticketRubric);
     expect(status(feature)["proposed-behaviour"]).not.toBe("met");

@@ -530,6 +530,11 @@ so what we need is either yes here's the endpoint and the max payload or no do t
     expect(question("Forwarding from our legal team. We're on the Business plan, release 2024.2, hosted in your EU region.")).toBe("met");
   });
 
+  it("reads outline-numbered steps ('3.1 Add ...', '3.2 Apply ...') under a numbered label as steps", () => {
+    const review = reviewTicket({ type: "bug", ticketText: "1. Summary: Promo code disappears from the cart when the quantity is changed.\n2. Environment: staging, build web-2024.05.02-3, Chrome 124 on macOS 14.4.\n3. Steps to reproduce:\n   3.1 Add \"Trail Runner 2\" (SKU TR2-42-BLK) to the cart.\n   3.2 Apply promo code SPRING15.\n   3.3 Change the quantity from 1 to 2.\n4. Actual: the promo line vanishes and the total becomes €199.98.\n5. Expected: the discount stays applied (total €169.98)." }, ticketRubric);
+    expect(status(review)["steps-to-reproduce"]).toBe("met");
+  });
+
   it("steps that are only ordinary use ('Use the app normally for a while') reproduce nothing", () => {
     const steps = (list: string) => status(reviewTicket({ type: "bug", ticketText: `Environment: FieldTrack Android 6.3.0 (build 6300142), Galaxy Tab Active3, Android 13.\n\nObserved: map panning drops to a few fps and the OS kills the app with "FieldTrack isn't responding"; memory climbs to 1.4 GB.\n\nExpected: memory stays below 400 MB as on 6.2.x.\n\nSteps to reproduce:\n${list}` }, ticketRubric))["steps-to-reproduce"];
     expect(steps("1. Log in as a field technician.\n2. Use the app normally for a while.")).not.toBe("met");

@@ -206,7 +206,8 @@ const DETECTORS: Record<Evidence, (span: Span) => string | undefined> = {
   // A scenario says what happens ("Given ... Then the hold expires"), not why the feature is wanted,
   // and neither does its two-word title ("Hold expires").
   reason: (s) => (s.code || RE.givenWhenThen.test(s.text) || /^then\b/i.test(s.text) || s.text.split(" ").length < 3 ? undefined : purpose(s.text, RE.reason)),
-  instruction: (s) => (s.code ? undefined : s.items.length === 0 && isAction(s.text.replace(/^[\p{L} ]{1,24}:\s+/u, "")) && s.text.split(" ").length >= 4 ? s.text : match(s.text, RE.instruction) ?? match(s.text, ASKED)),
+  // "Steps: open ...", "3.1 Add the shoe to the cart": an instruction after its label or its outline number.
+  instruction: (s) => (s.code ? undefined : s.items.length === 0 && isAction(s.text.replace(/^(?:\d{1,2}(?:\.\d{1,2})+\s+|[\p{L} ]{1,24}:\s+)/u, "")) && s.text.split(" ").length >= 4 ? s.text : match(s.text, RE.instruction) ?? match(s.text, ASKED)),
   attempt: (s) => (s.code ? undefined : match(s.text, RE.attempt)),
   // "Done when a partner can register a URL, receives a signed event within 5 s, and failed
   // deliveries are retried": testable conditions listed in one sentence.

@@ -1294,6 +1294,9 @@ Your shop managers test the test version for one week and we go live after their
     expect(read[1]).toBe(wrapped[5]);
     // The same lines unwrapped short: no width to go by, so a line ending a clause stays a line.
     expect(unwrapPdf("Invoices are payable within 30 days;\n(GBP 19,500) is the second instalment.")).toBe("Invoices are payable within 30 days;\n(GBP 19,500) is the second instalment.");
+    // Lines that each open with a label, in lower case too, are a list whose bullets were lost.
+    const labelled = ["who: ward managers at St. Anne's (about 40 users) who rebuild the roster", "problem: today a swap is one shift at a time, 6 clicks each; a week takes ~15 min", "done when:"];
+    expect(unwrapPdf(labelled.join("\n"))).toBe(labelled.join("\n"));
   });
 
   it("reads the bullet glyphs of Word and PDFs as list items", async () => {

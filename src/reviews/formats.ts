@@ -143,6 +143,7 @@ const SECTION_NUMBER_LINE = /^\d{1,2}\s+\p{Lu}[\p{L}'’ &/-]{0,40}$/u;
 const MARKING = /^(?:(?:strictly |private and |private & )?confidential|commercial in confidence|draft|proprietary|internal(?: use)? only|not for distribution)$/i;
 /** A line that opens with its label ("Deliverables - The ...", "Price: ..."). */
 const LABEL_START = /^\p{Lu}[\p{L}' ]{0,30}?(?::|\s[-–]\s)/u;
+const ANY_LABEL_START = /^[\p{L}][\p{L}' ]{0,30}?:(?:\s|$)/u;
 const TRAILING_AMOUNT = /(?<![\d.,'])[.,']*\d[\d.,']*\s*(?:[\p{Sc}]|[A-Z]{3})?$/u;
 const MONTH_START = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/i;
 
@@ -231,7 +232,9 @@ export function unwrapPdf(text: string): string {
       out.push(line);
       continue;
     }
-    const goesOn = !/;\s*$/.test(prev) && (/^\p{Ll}/u.test(next) || /^\d/.test(next) || MONTH_START.test(next));
+    // "who: ward managers ...\nproblem: today a swap ...": lines that each open with a label, in any case, are a list.
+    const labels = ANY_LABEL_START.test(next) && ANY_LABEL_START.test(lines[i - 1]!.trim());
+    const goesOn = !labels && !/;\s*$/.test(prev) && (/^\p{Ll}/u.test(next) || /^\d/.test(next) || MONTH_START.test(next));
     const wrapped =
       width !== undefined &&
       prev.trimEnd().length + 1 + next.split(" ")[0]!.length > width &&

@@ -1951,6 +1951,14 @@ The live site on briggsjoinery.co.uk, your own admin login and a recorded walkth
     expect(scope("We look forward to it.").evidence).toMatch(/no exclusions/);
   });
 
+  it("reads a price table pasted as aligned columns: its header names the currency, its bold total row is a row", () => {
+    const columns = (total: string) => reviewQuote(`Price item            EUR (net)\nDiscovery workshop    3,200\niPad kiosk app        14,500\nKitchen display integration   4,800\n${total}`, quoteRubric, noServices, url);
+    expect(columns("**Total**             **22,500**").consistency.find((c) => c.check === "total")).toMatchObject({ ok: true });
+    expect(columns("**Total**             **23,100**").consistency.find((c) => c.check === "total")).toMatchObject({ ok: false });
+    expect(columns("**Total**             **EUR 23,100**").consistency.find((c) => c.check === "total")).toMatchObject({ ok: false });
+    expect(columns("**Total**             **22,500**").criteria.find((c) => c.id === "price-breakdown")!.status).toBe("met");
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

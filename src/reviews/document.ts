@@ -51,6 +51,7 @@ const isTitle = (line: string) => (TITLE.test(line) || (line.split(" ").length <
 // Chat writes them in lower case, or with '=' ("... export). done = new password in vault"), a
 // document in bold ("... final quiz. **Not included:** LMS administration").
 const RUN_ON_LABEL = /(?<=[.!?)]\s{1,4})[*_]{0,2}(\p{L}[\p{L} '’]{1,30}?)(?::[*_]{0,2}|\s=)\s/gu;
+const CURRENCY_ONLY = new RegExp(`^\\(?(${CURRENCIES})\\)?(?:\\s*\\([^)]{1,20}\\)|\\s+(?:net|gross))?$`, "iu");
 const CURRENCY_HEADER = new RegExp(`(?:^|[^\\p{L}])(${CURRENCIES})(?:[^\\p{L}]|$)`, "u");
 /** A value that is only a figure, perhaps with its currency: "3,600", "EUR 4,500", "€ 1.200,-". */
 const FIGURE_ONLY = new RegExp(`^(?:${CURRENCIES})?\\s?\\d[\\d.,' ]*(?:-|\\s?(?:${CURRENCIES}))?$`, "u");
@@ -61,6 +62,7 @@ const LABEL_CURRENCY = new RegExp(`(?:\\(\\s*|,\\s*|\\bin\\s+)(${CURRENCIES})(?:
 const TRAILING_FIGURE = /(?<![\d.,'-])(?<!\d )(?!(?:19|20)\d\d\s*$)(\d{1,3}(?:,\d{2})+,\d{3}(?:\.\d{2})?|\d{1,3}(?:[.,' ]\d{3})+(?:[.,]\d{2})?|\d{3,}(?:[.,]\d{2})?)\s*$/;
 /** A figure written with cents ("24,600.00", "1.950,00") and no currency ("R1 150,00") or unit ("2.50 s") beside it. */
 const CENTS_FIGURE = new RegExp(`(?<!${CURRENCY_SIGN}\\s?)(?<![\\d.,']\\s?)\\d{1,3}(?:[.,' ]\\d{3})*[.,]\\d{2}(?![\\d.,%])(?!\\s?(?:${CURRENCIES}|\\p{L}))`, "giu");
+const BOLD_END = /(?:\*\*|__)(\d[\d.,' ]*)(?:\*\*|__)\s*$/;
 const BARE_NUMBER = /^([*_]{0,2})\s*(\d[\d.,' ]*)\s*([*_]{0,2})$/;
 const HTML_TAG = /<\/?(?:div|p|br|span|img|a|details|summary|b|i|u|s|strong|em|table|thead|tbody|tr|td|th|ul|ol|li|h[1-6]|pre|code|sub|sup|kbd|hr|input|blockquote|font|center)\b[^>]*>/gi;
 
@@ -321,8 +323,11 @@ class SectionBuilder {
     const current = this.sections[this.sections.length - 1]!;
     const leadIn = inline !== undefined && !inline.known && current.criterion !== undefined && current.lines.length === 0;
     if (inline && !leadIn && (inline.rest === "" || inline.known) && !FIGURE_ONLY.test(inline.rest)) {
-      this.open(inline.label, inline.rest === "");
-      if (inline.rest) this.add(inline.rest, "text");
+      // "Price item        EUR (net)": a known name over a column of figures in the currency it names.
+      const currency = CURRENCY_ONLY.exec(inline.rest)?.[1];
+      this.open(inline.label, inline.rest === "" || currency !== undefined);
+      if (currency) this.blockCurrency = currency;
+      else if (inline.rest) this.add(inline.rest, "text");
       return;
     }
     // A column header ("Phase        EUR", "Item        Amount (INR)") heads the rows under it, not a
@@ -395,7 +400,8 @@ class SectionBuilder {
     // Under "Fees (GBP, excl. VAT)", "Build and deployment ...... 12,000" is GBP 12,000.
     const currency = section.currency ?? this.blockCurrency;
     // A figure after another number ("Phase 1 – 3,500.00") keeps a dash between them: "1 EUR" is no amount.
-    const trailing = currency && kind !== "code" && !CURRENCY_HEADER.test(raw) ? raw.replace(TRAILING_FIGURE, (figure, _f, at: number) => `${/\d\s*$/.test(raw.slice(0, at)) ? "– " : ""}${currency} ${figure.trim()}`) : raw;
+    // "**Total**   **29,100**": the figure in bold is the row's figure all the same.
+    const trailing = currency && kind !== "code" && !CURRENCY_HEADER.test(raw) ? raw.replace(BOLD_END, "$1").replace(TRAILING_FIGURE, (figure, _f, at: number) => `${/\d\s*$/.test(raw.slice(0, at)) ? "– " : ""}${currency} ${figure.trim()}`) : raw;
     // "Total 24,600.00; GST 9% 2,214.00; total payable SGD 26,814.00": a figure with cents is money too, wherever it stands.
     const text = currency && kind !== "code" ? trailing.replace(CENTS_FIGURE, (figure) => `${currency} ${figure}`) : trailing;
     const line: Line = { text, kind, block: this.block, ...(ordered !== undefined && kind === "item" ? { ordered } : {}) };
@@ -472,7 +478,8 @@ function softLabel(line: string, resolve: LabelResolver): { label: string; rest:
 function standaloneLabel(line: string, resolve: LabelResolver): string | undefined {
   // "_No response_" is an issue form's empty answer, not a heading in italics.
   if (hollowLine(line) !== undefined) return undefined;
-  const bold = /^(?:\*\*|__)(.+?)(?:\*\*|__)$|^[*_]([^*_]+)[*_]$/.exec(line);
+  // "**Total**   **EUR 29,100**" is a row of two bold cells, not one bold line.
+  const bold = /^(?:\*\*|__)((?:(?!\*\*|__).)+)(?:\*\*|__)$|^[*_]([^*_]+)[*_]$/.exec(line);
   if (bold) {
     const label = cleanLabel(bold[1] ?? bold[2]!);
     if (wordsOf(label) <= MAX_LABEL_WORDS && !/[.!]$/.test((bold[1] ?? bold[2]!).trim())) return label;

@@ -1959,6 +1959,13 @@ The live site on briggsjoinery.co.uk, your own admin login and a recorded walkth
     expect(columns("**Total**             **22,500**").criteria.find((c) => c.id === "price-breakdown")!.status).toBe("met");
   });
 
+  it("reads a price table a PDF gave one cell a line: the currency under the section's name, each figure under its item's name", () => {
+    const cells = (total: string) => reviewQuote(`Price item\nEUR (net)\nDesign\n2,900\nShop setup & theme\n5,600\nTraining & launch\n600\n**Total**\n**${total}**`, quoteRubric, noServices, url);
+    expect(cells("9,100").consistency.find((c) => c.check === "total")).toMatchObject({ ok: true });
+    expect(cells("9,700").consistency.find((c) => c.check === "total")).toMatchObject({ ok: false });
+    expect(cells("9,100").criteria.find((c) => c.id === "price-breakdown")!.status).toBe("met");
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

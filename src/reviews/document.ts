@@ -1,5 +1,5 @@
 import { Lexer, type Token, type Tokens } from "marked";
-import { COLUMNS, CURRENCIES, CURRENCY_SIGN, isAction, pastStep, saysWhatHappens } from "./facts.js";
+import { COLUMNS, CURRENCIES, CURRENCY_SIGN, FIGURE_ONLY, isAction, pastStep, saysWhatHappens } from "./facts.js";
 import { prepare } from "./formats.js";
 import { hollowLine } from "./quality.js";
 
@@ -53,8 +53,6 @@ const isTitle = (line: string) => (TITLE.test(line) || (line.split(" ").length <
 const RUN_ON_LABEL = /(?<=[.!?)]\s{1,4})[*_]{0,2}(\p{L}[\p{L} '’]{1,30}?)(?::[*_]{0,2}|\s=)\s/gu;
 const CURRENCY_ONLY = new RegExp(`^\\(?(${CURRENCIES})\\)?(?:\\s*\\([^)]{1,20}\\)|\\s+(?:net|gross))?$`, "iu");
 const CURRENCY_HEADER = new RegExp(`(?:^|[^\\p{L}])(${CURRENCIES})(?:[^\\p{L}]|$)`, "u");
-/** A value that is only a figure, perhaps with its currency: "3,600", "EUR 4,500", "€ 1.200,-". */
-const FIGURE_ONLY = new RegExp(`^(?:${CURRENCIES})?\\s?\\d[\\d.,' ]*(?:-|\\s?(?:${CURRENCIES}))?$`, "u");
 /** A currency named in a section's label, in brackets, after a comma or "in" ("fees (gbp, fixed)", "price in eur"), not "notes from ron". */
 const LABEL_CURRENCY = new RegExp(`(?:\\(\\s*|,\\s*|\\bin\\s+)(${CURRENCIES})(?:[^\\p{L}]|$)`, "iu");
 /** A figure that ends a line, written as money is ("12,000", "2.750,00", "1,80,000.00", "19750"), not "Phase 2". */
@@ -279,6 +277,14 @@ class SectionBuilder {
     const line = raw.trim();
     if (line === "") {
       this.endBlock();
+      return;
+    }
+    // "Price item\nEUR (net)\nDesign   2,900": a currency alone under a section's name, as a table's
+    // header cells come out of a PDF a line each, prices the figures under it.
+    const current = this.sections[this.sections.length - 1]!;
+    const currency = current.criterion !== undefined && current.lines.length <= 1 ? CURRENCY_ONLY.exec(line)?.[1] : undefined;
+    if (currency) {
+      this.blockCurrency = currency;
       return;
     }
     // "What: add the codes. Why: the catalogue applies from 1 January. Done when: ...": labels the

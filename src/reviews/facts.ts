@@ -15,6 +15,8 @@ const CURRENCY_SYMBOLS = "€|\\$|£|₹|¥";
 const CURRENCY_ISO = "EUR|USD|GBP|CHF|AUD|CAD|SEK|NOK|DKK|PLN|INR|JPY|CNY|SGD|HKD|NZD|ZAR|BRL|MXN|CZK|HUF|RON|AED|SAR|QAR|KWD|BHD|OMR|ILS|UAH|KRW|TWD|THB|MYR|IDR|VND|NGN|KES|EGP|ARS|CLP|ISK|BGN|RSD";
 /** Every currency a review knows, as symbols and ISO codes, for other patterns to build on. */
 export const CURRENCIES = `${CURRENCY_SYMBOLS}|${CURRENCY_ISO}`;
+/** A value that is only a figure, perhaps with its currency: "3,600", "EUR 4,500", "€ 1.200,-". */
+export const FIGURE_ONLY = new RegExp(`^(?:${CURRENCIES})?\\s?\\d[\\d.,' ]*(?:-|\\s?(?:${CURRENCIES}))?$`, "u");
 // "A$ 12,000" and "NZ$" are their own dollars; "Rs. 1,40,000", "12 500 kr", "540 000 Kč", "KSh 600,000"
 // name their currency in a word; "R145,000" is in rand.
 export const CURRENCY_SIGN = `(?:\\b(?:AU?|CA?|NZ|US|S|HK|R)\\$|${CURRENCY_SYMBOLS}|\\b(?:${CURRENCY_ISO})\\b|\\beuros?\\b|\\bdollars?\\b|\\bpounds?\\b|\\brs\\b\\.?|\\brupees\\b|\\bkr\\b\\.?|\\bkč|\\bzł|\\bksh\\b|\\bR(?=\\s?\\d{1,3}(?:[ ,.]\\d{3})+))`;

@@ -1,4 +1,4 @@
-import { COLUMNS } from "./facts.js";
+import { COLUMNS, FIGURE_ONLY } from "./facts.js";
 
 /**
  * Turns what people paste into something the Markdown lexer reads: Unicode, bullet glyphs and
@@ -391,7 +391,23 @@ function rulesApart(text: string): string {
     .join("\n");
 }
 
+/**
+ * A table a PDF gave one cell a line ("Design\n2,900\nBuild\n5,600"): a figure alone on its line
+ * goes back on the line of the short name above it, as the row it was.
+ */
+function cellsJoined(text: string): string {
+  const out: string[] = [];
+  for (const line of text.split("\n")) {
+    const figure = line.trim().replace(/^(?:\*\*|__)(.*)(?:\*\*|__)$/, "$1");
+    const prev = out[out.length - 1]?.trim() ?? "";
+    const name = prev !== "" && prev.split(/\s+/).length <= 8 && !/[\d.:;,]$|[\d.:;,](?:\*\*|__)$/.test(prev) && !/^\s*(?:[-*+]\s|[|>#]|\d{1,2}[.)]\s)/.test(prev);
+    if (name && FIGURE_ONLY.test(figure) && /\d{3}|\d[.,' ]\d{3}|\p{Sc}|[A-Z]{3}/u.test(figure)) out[out.length - 1] = `${out[out.length - 1]!.trimEnd()}   ${line.trim()}`;
+    else out.push(line);
+  }
+  return out.join("\n");
+}
+
 /** Everything a review reads, before the Markdown lexer. */
 export function prepare(raw: string): string {
-  return jiraToMarkdown(unwrapEmail(joinStory(asciiTables(rulesApart(unwrapPdf(unindent(unwrapChat(singleSpaced(normalize(raw))))))))));
+  return jiraToMarkdown(unwrapEmail(joinStory(asciiTables(rulesApart(cellsJoined(unwrapPdf(unindent(unwrapChat(singleSpaced(normalize(raw)))))))))));
 }

@@ -1299,6 +1299,16 @@ Your shop managers test the test version for one week and we go live after their
     expect(unwrapPdf(labelled.join("\n"))).toBe(labelled.join("\n"));
   });
 
+  it("drops a forwarding note ('Please see below.', 'FYI - forwarding this ...') and a subject that names nothing ('FW: request')", async () => {
+    const { unwrapEmail } = await import("../src/reviews/formats.js");
+    const mail = (subject: string, note: string) => unwrapEmail(`From: Dana <dana@northwind.example>\nTo: Support <support@vendor.example>\nSubject: ${subject}\n\n${note}\n\nThe export button is greyed out since 4.2.`).trim();
+    expect(mail("FW: request", "Please see below.")).toBe("The export button is greyed out since 4.2.");
+    expect(mail("Fwd: ticket", "FYI - forwarding this from the customer success team.")).toBe("The export button is greyed out since 4.2.");
+    expect(mail("Export greyed out", "See Maria's message below:")).toBe("Subject: Export greyed out\n\n\n\nThe export button is greyed out since 4.2.");
+    // A sentence that happens to start alike stays.
+    expect(mail("Export greyed out", "See the error below the button when you hover it.")).toContain("See the error below the button");
+  });
+
   it("reads the bullet glyphs of Word and PDFs as list items", async () => {
     const { normalize } = await import("../src/reviews/formats.js");
     expect(normalize("• Discovery\n  ▪ Interviews\n\uf0b7 Build\n➢ Launch\no  Hypercare\nonly a line")).toBe("- Discovery\n  - Interviews\n- Build\n- Launch\n- Hypercare\nonly a line");

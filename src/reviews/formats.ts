@@ -82,6 +82,10 @@ const WROTE = /^on .{4,120}\bwrote:\s*$/i;
 // "Respected Sir/Madam,", "Hi team,", "Dear Ms. Ashby,": a greeting, no summary of what follows
 // (but "Hello World app crashes!" is one).
 const GREETING = /^(?:hi|hello|hey|dear|respected|greetings|good (?:morning|afternoon|evening))\b(?:(?:\s+[\p{L}.'’/&-]+){0,3}\s*,|(?:\s+[\p{L}.'’/&-]+){0,2})$/iu;
+// "Please see below.", "FYI", "Forwarding this from our finance team.": a note that passes the text on.
+const FORWARD_NOTE = /^(?=\S)(?:(?:fyi|fwiw)\b[\s,:;.!–—-]*)?(?:(?:(?:please|pls|kindly) )?(?:see|find|read) (?:(?:the|my|our) )?(?:\w+'s )?(?:below|(?:request|message|e-?mail|mail|note|ticket|issue|thread|details) below)|forwarding (?:this|the (?:below|request|message|e-?mail)|below)\b[^.\n]{0,60})?[.!:]*$/i;
+// A subject that names no thing of its own: "request", "Issue", "Question about the app".
+const GENERIC_SUBJECT = /^(?:(?:a |an |the |new |quick |urgent |small )?(?:request|issue|problem|question|query|help|bug|ticket|support|follow[- ]?up|update|info(?:rmation)?|feedback|enquiry|inquiry)s?[.!?]*)?$/i;
 const CLOSING = /^(?:best|kind|warm|many thanks|thanks|thank you|cheers|regards|best regards|kind regards|warm regards|with best regards|sincerely|yours sincerely|yours|groeten|met vriendelijke groet(?:en)?|mit freundlichen grüßen|viele grüße)[,!.]?\s*$/i;
 const SENT_FROM = /^sent from my \w+/i;
 
@@ -113,10 +117,11 @@ export function unwrapEmail(text: string): string {
     if (PAPER_FIELD.test(trimmed)) continue;
     if (HEADER.test(trimmed) && isHeaderBlock(lines, i)) {
       const subject = /^subject\s*:\s*(?:(?:re|fw|fwd)\s*:\s*)*(.*)$/i.exec(trimmed);
-      if (subject && subject[1]!.trim() !== "") out.push(`Subject: ${subject[1]!.trim()}`, "");
+      // "Subject: FW: request" names nothing: the text under it is the report.
+      if (subject && !GENERIC_SUBJECT.test(subject[1]!.trim())) out.push(`Subject: ${subject[1]!.trim()}`, "");
       continue;
     }
-    if (GREETING.test(trimmed)) continue;
+    if (GREETING.test(trimmed) || FORWARD_NOTE.test(trimmed)) continue;
     if (CLOSING.test(trimmed)) {
       signature = 4;
       continue;

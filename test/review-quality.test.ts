@@ -132,6 +132,24 @@ describe("review verdicts do not depend on where lines are broken or how they ar
     }
   });
 
+  it("nearly all Markdown dev items keep their verdict rewritten in Jira's wiki markup", async () => {
+    const alreadyJira = /^h[1-6]\.\s|^#{1,3} \S.*\n#{1,3} \S|\{code|^\*[^*\n]{1,60}:\*\s*$/m;
+    const jira = (text: string) =>
+      alreadyJira.test(text)
+        ? text
+        : text
+            .replace(/^#{1,6}\s+(.+)$/gm, "h3. $1")
+            .replace(/\*\*([^*\n]+)\*\*/g, "*$1*")
+            .replace(/^(\s*)[-*]\s+/gm, (_m, indent: string) => `${"*".repeat(indent.length / 2 + 1)} `)
+            .replace(/^```\w*$/gm, "{code}")
+            .replace(/^\s*\d+\.\s+/gm, "# ");
+    // Measured: 0 of 740 tickets and 4 of 407 quotes (1 and 5 before "** item", a nested bullet,
+    // was taken for Jira's; the quotes left are Markdown tables whose bold became Jira's).
+    const { tickets, quotes, share } = await verdictChanges(jira, jira);
+    expect(tickets).toEqual([]);
+    expect(share(quotes, "quotes"), quotes.join(", ")).toBeLessThanOrEqual(0.015);
+  });
+
   it("nearly all dev items keep their verdict when their tables are pasted as aligned columns, as PDFs and plain-text mails lay them out", async () => {
     const columns = (text: string) =>
       text

@@ -109,6 +109,12 @@ WARN  pdf-worker  render queue stalled after 50 items (job=8812)
     expect(review.passed).toBe(true);
   });
 
+  it("Jira's nested bullets ('* What's included' over '** item') with no other sign of Jira", () => {
+    const review = reviewQuote(`Offer: managed AWS support, 6-month term\n* What's included\n** 24/7 monitoring and alerting for the production and staging accounts\n** Monthly OS patching in an agreed maintenance window\n* What's not included\n** Application code changes\n** AWS usage charges\n* Price (NZD, excl. GST)\n** Onboarding, one-off: $3,500\n** Monthly fee: $4,200 × 6 months = $25,200\n** Total for the term: $28,700`, quoteRubric, noServices, url);
+    expect(review.criteria.find((c) => c.id === "scope")!.status).toBe("met");
+    expect(review.consistency.find((c) => c.check === "total")).toMatchObject({ ok: true });
+  });
+
   it("GitHub issue-form output, where an empty optional field reads _No response_", () => {
     const review = bug(`### What happened?
 

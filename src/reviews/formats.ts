@@ -32,7 +32,8 @@ export function normalize(text: string): string {
 }
 
 // Jira wiki markup is told apart from Markdown by constructs Markdown does not have.
-const JIRA_SIGNS = /^h[1-6]\.\s|\{(?:code|noformat|quote|panel)[:}]|^\|\|.*\|\|\s*$|^\*[^*\n]{1,60}:\*\s*$|^#{1,3} \S.*$\n^#{1,3} \S/m;
+// ("** item" is a nested bullet: Markdown has no line that starts so.)
+const JIRA_SIGNS = /^h[1-6]\.\s|\{(?:code|noformat|quote|panel)[:}]|^\|\|.*\|\|\s*$|^\*[^*\n]{1,60}:\*\s*$|^#{1,3} \S.*$\n^#{1,3} \S|^\*{2,3} \S/m;
 
 /** Jira wiki markup as Markdown: headings, code and quote blocks, numbered lists, tables, bold. */
 export function jiraToMarkdown(text: string): string {

@@ -109,6 +109,11 @@ WARN  pdf-worker  render queue stalled after 50 items (job=8812)
     expect(review.passed).toBe(true);
   });
 
+  it("an inline label whose text ends in a colon ('Proposed solution: Distinct exit codes:') owns the list under it", () => {
+    const review = reviewTicket({ type: "feature", ticketText: "Problem / motivation: I run `acme deploy` in CI for ~30 repos; every failure exits with code 1, so our pipeline retries everything and wastes ~40 min/day of runners.\n\nProposed solution: Distinct exit codes:\n- 0 success\n- 2 invalid config / validation\n- 3 authentication\n- 4 remote build failed\n- 5 network/timeout (retryable)\n\nAcceptance criteria:\n- bad `acme.toml` → exit 2\n- expired token → exit 3\n- unreachable API → exit 5" }, ticketRubric);
+    expect(status(review)["proposed-behaviour"]).toBe("met");
+  });
+
   it("Jira's nested bullets ('* What's included' over '** item') with no other sign of Jira", () => {
     const review = reviewQuote(`Offer: managed AWS support, 6-month term\n* What's included\n** 24/7 monitoring and alerting for the production and staging accounts\n** Monthly OS patching in an agreed maintenance window\n* What's not included\n** Application code changes\n** AWS usage charges\n* Price (NZD, excl. GST)\n** Onboarding, one-off: $3,500\n** Monthly fee: $4,200 × 6 months = $25,200\n** Total for the term: $28,700`, quoteRubric, noServices, url);
     expect(review.criteria.find((c) => c.id === "scope")!.status).toBe("met");

@@ -139,7 +139,7 @@ function list(token: Tokens.List, out: SectionBuilder): void {
     out.listItem(head.split("\n"), token.ordered, item.task ? item.checked === true : undefined, rest.some((t) => t.type !== "space") || token.items.length === 1 || sections);
     walk(first && head === "" ? [first, ...rest] : rest, out);
   }
-  out.endBlock();
+  out.endList();
 }
 
 class SectionBuilder {
@@ -148,6 +148,8 @@ class SectionBuilder {
   /** The section a heading opened; an inline label's section lasts until its block ends. */
   private outer: Section = this.sections[0]!;
   private inline = false;
+  /** The inline label's text ends with a colon: what comes next, a list, is what it introduces. */
+  private introducing = false;
   private block = 0;
   /** The currency each column of the current table is headed by. */
   private currencies: (string | undefined)[] = [];
@@ -215,7 +217,7 @@ class SectionBuilder {
 
   item(text: string, ordered: boolean, checked: boolean | undefined): void {
     // "- browser: Safari 18" labels its own item, not the items after it.
-    this.closeInline();
+    if (!this.introducing) this.closeInline();
     // "3. Deliverables. A gap report with a rating per control, a\n   prioritised roadmap, ...": the
     // label is on the item's first line; the lines the item wraps onto go on with its text.
     const [head, ...wrapped] = text.split("\n");
@@ -261,16 +263,16 @@ class SectionBuilder {
     if (labelAt >= 0) for (const line of more.slice(labelAt)) this.textLine(line);
   }
 
+  endList(): void {
+    this.introducing = false;
+    this.endBlock();
+  }
+
   endBlock(): void {
     this.block++;
     this.currencies = [];
-    if (this.inline) {
-      this.inline = false;
-      // Back to the heading's section: text after a blank line belongs to it again.
-      const resumed: Section = { ...this.outer, lines: [] };
-      this.sections.push(resumed);
-      this.outer = resumed;
-    }
+    // "Proposed solution: Distinct exit codes:" introduces the list under it, which is its section's too.
+    if (!this.introducing) this.closeInline();
   }
 
   private textLine(raw: string): void {
@@ -334,6 +336,7 @@ class SectionBuilder {
       this.open(inline.label, inline.rest === "" || currency !== undefined);
       if (currency) this.blockCurrency = currency;
       else if (inline.rest) this.add(inline.rest, "text");
+      this.introducing = !inline.rest.endsWith(":") ? false : this.inline;
       return;
     }
     // A column header ("Phase        EUR", "Item        Amount (INR)") heads the rows under it, not a
@@ -381,6 +384,7 @@ class SectionBuilder {
     this.add([first, ...rest].join(" | "), "cell");
   }
 
+  /** Back to the heading's section: text after a blank line belongs to it again. */
   private closeInline(): void {
     if (!this.inline) return;
     this.inline = false;
@@ -402,6 +406,7 @@ class SectionBuilder {
   }
 
   private add(raw: string, kind: LineKind, ordered?: boolean): void {
+    if (kind === "text") this.introducing = false;
     const section = this.sections[this.sections.length - 1]!;
     // Under "Fees (GBP, excl. VAT)", "Build and deployment ...... 12,000" is GBP 12,000.
     const currency = section.currency ?? this.blockCurrency;

@@ -165,7 +165,7 @@ function pageChrome(lines: readonly string[]): Set<number> {
   for (const line of lines) counts.set(line.trim(), (counts.get(line.trim()) ?? 0) + 1);
   const running = (i: number) => {
     const line = lines[i]?.trim();
-    return line !== undefined && (line === "" || MARKING.test(line) || ((counts.get(line) ?? 0) >= 2 && line.split(/\s+/).length <= 8 && !/[.:]$/.test(line)));
+    return line !== undefined && (line === "" || MARKING.test(line) || ((counts.get(line) ?? 0) >= 2 && line.split(/\s+/).length <= 14 && !/[.:]$/.test(line)));
   };
   // "Harrowgate Security Ltd · Registered in England 09876543      2/3": a footer that recurs
   // with its page number.

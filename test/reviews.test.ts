@@ -1278,9 +1278,12 @@ Your shop managers test the test version for one week and we go live after their
     expect(status(review)["timeline-milestones"]).toBe("met");
   });
 
-  it("reads a numbered list a page break set apart: the footer goes, and the item before the break is no heading", () => {
+  it("reads a list a page break set apart: the footer goes, and the list goes on over the page", async () => {
     const review = reviewQuote(`DELIVERABLES\n1. Solution design document (signed off by Client)\n\nNorthwind Digital Ltd · 12 Harbour St, Leeds LS1 4AB\nPage 1 of 4\n\n2. Configured sandbox and production NetSuite accounts\n3. Data migration templates and final migration reconciliation\n4. Role-based training (6 sessions) and end-user guides\n\nNorthwind Digital Ltd · 12 Harbour St, Leeds LS1 4AB\nPage 2 of 4`, quoteRubric, noServices, url);
     expect(review.criteria.find((c) => c.id === "deliverables")).toMatchObject({ status: "met", evidence: expect.stringContaining("Solution design document") });
+    const { prepare } = await import("../src/reviews/formats.js");
+    const footer = "Northwind Digital Ltd · 12 Harbour St, Leeds LS1 4AB";
+    expect(prepare(`Deliverables\no  Clickable prototype and signed-off specification (M1)\n\n${footer}\nPage 1 of 2\n\no  RouteBoard web application\no  Test report\n\n${footer}\nPage 2 of 2`).trim()).toBe("Deliverables\n- Clickable prototype and signed-off specification (M1)\n- RouteBoard web application\n- Test report");
   });
 
   it("reads a PDF's page break: its marking and running lines dropped, and a table or sentence it broke made whole", async () => {

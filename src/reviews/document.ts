@@ -243,8 +243,7 @@ class SectionBuilder {
    * and the lines under it are its text.
    */
   listItem(lines: string[], ordered: boolean, checked: boolean | undefined, holds = false): void {
-    // A loose list's item ends in the blank line that sets it apart: that is no line it holds.
-    const [first, ...more] = lines.map((l) => l.trim()).join("\n").trimEnd().split("\n");
+    const [first, ...more] = lines.map((l) => l.trim());
     // "4. Acceptance." over its numbered points is a section heading, full stop and all, and so is
     // "6. Other terms" over what it holds, alone in its list or among numbered sections set apart by
     // blank lines, known name or not; a step with a name nobody knows ("1. Open Settings", "1. Went
@@ -252,7 +251,7 @@ class SectionBuilder {
     const heading =
       ((ordered && isKnownBare(/^[\p{L} ]{1,40}\.$/u.test(first!) ? first!.slice(0, -1) : first!, this.resolve)) ||
         (ordered && (more.length > 0 || holds) && isTitle(first!)) ||
-        ((more.length > 0 || holds) && standaloneLabel(first!, this.resolve) !== undefined));
+        (more.length > 0 && standaloneLabel(first!, this.resolve) !== undefined));
     if (heading) {
       this.open(cleanLabel(first!), true);
       for (const line of more) this.textLine(line);

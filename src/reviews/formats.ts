@@ -153,6 +153,12 @@ const ANY_LABEL_START = /^[\p{L}][\p{L}' ]{0,30}?:(?:\s|$)/u;
 const TRAILING_AMOUNT = /(?<![\d.,'])[.,']*\d[\d.,']*\s*(?:[\p{Sc}]|[A-Z]{3})?$/u;
 const MONTH_START = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/i;
 
+/** A list item's kind of marker ("1.", "-", "•", "o"), if the line is one. */
+function marker(line: string): string | undefined {
+  const m = /^(?:(\d{1,2})[.)]|([-*•o]))\s+\S/.exec(line);
+  return m ? (m[1] !== undefined ? "number" : m[2]) : undefined;
+}
+
 /**
  * The lines a PDF's page break left in the text: the page footer or header ("Page 2 of 4"), the
  * running lines next to it (a marking such as "CONFIDENTIAL", or a line that recurs elsewhere, such
@@ -188,7 +194,9 @@ function pageChrome(lines: readonly string[]): Set<number> {
     const after = lines[a]?.trim() ?? "";
     // A sentence goes on in lower case or with a figure, not with a numbered heading ("6. Fees").
     const continues = /^[\p{Ll}(]/u.test(after) || (/^\d/.test(after) && !/^\d{1,2}(?:\.\d{1,2})*[.)]?\s+\p{Lu}/u.test(after));
-    const goesOn = (!/[.!?:]$/.test(before) && continues) || (TRAILING_AMOUNT.test(before) && TRAILING_AMOUNT.test(after));
+    // A list goes on over the page ("1. Design document" ... "2. Configured sandbox"): no blank line parts it.
+    const listGoesOn = marker(before) !== undefined && marker(before) === marker(after);
+    const goesOn = (!/[.!?:]$/.test(before) && continues) || (TRAILING_AMOUNT.test(before) && TRAILING_AMOUNT.test(after)) || listGoesOn;
     // One blank line stays between sections; none where the text goes on.
     let blankKept = goesOn;
     for (let j = start; j <= end; j++) {

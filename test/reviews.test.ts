@@ -114,6 +114,35 @@ WARN  pdf-worker  render queue stalled after 50 items (job=8812)
     expect(status(review)["proposed-behaviour"]).toBe("met");
   });
 
+  it("a list item over a list of its own is that list's title, known name or not ('You get', 'Paying', 'Small print, in plain words')", () => {
+    const review = reviewQuote(`Quote Q-0412: booking app, waitlists
+• What's in
+  – Waitlist for full classes with automatic promotion and a push notification
+  – Changes to the existing Laravel API
+• What's out
+  – Turnstile hardware work
+• You get
+  – iOS and Android builds submitted to both stores under your accounts
+  – API changes merged into your repository, with tests
+• When
+  – Phase 1, waitlists: 6 May – 31 May 2024
+  – Release: 14 June 2024
+• Cost (fixed, excl. VAT)
+  – Phase 1: £11,200
+  – Release support: £1,600
+  – Total: £12,800
+• Paying
+  – £6,400 at kickoff (50%), £6,400 on store approval (50%), due 14 days from invoice
+• Small print, in plain words
+  – Before we start you send us the turnstile QR spec and access to your developer accounts
+  – If something we built breaks in the first 3 months after release, fixing it is on us
+  – Anything new you think of mid-project gets priced as its own mini-quote before we touch it
+  – The code we write is yours once the last invoice is paid
+  – These prices stand for 30 days from today`, quoteRubric, noServices, url);
+    expect(status(review)).toMatchObject({ deliverables: "met", "payment-terms": "met", "warranty-support": "met", validity: "met", "intellectual-property": "met" });
+    expect(review.passed).toBe(true);
+  });
+
   it("Jira's nested bullets ('* What's included' over '** item') with no other sign of Jira", () => {
     const review = reviewQuote(`Offer: managed AWS support, 6-month term\n* What's included\n** 24/7 monitoring and alerting for the production and staging accounts\n** Monthly OS patching in an agreed maintenance window\n* What's not included\n** Application code changes\n** AWS usage charges\n* Price (NZD, excl. GST)\n** Onboarding, one-off: $3,500\n** Monthly fee: $4,200 × 6 months = $25,200\n** Total for the term: $28,700`, quoteRubric, noServices, url);
     expect(review.criteria.find((c) => c.id === "scope")!.status).toBe("met");

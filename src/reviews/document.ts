@@ -47,6 +47,8 @@ const TITLE = /^(?!(?:We|I|You|Our|Your|This|These|It|They|He|She|There|Please)\
 const NUMBERED_TITLE = /^(?!(?:We|I|You|Our|Your|This|These|It|They|He|She|There|Please)\b)\p{Lu}[\p{L}'’&/-]*(?: (?:[\p{L}'’&/-]+|\d{1,2}[.:]?|[–—]))*(?: \([\p{L} ,]{1,40}\))?$/u;
 // "Safari 17 crashes on login", "Open Settings", "Logged in as admin" are a report's line and steps, not titles.
 const isTitle = (line: string) => (TITLE.test(line) || (line.split(" ").length <= 8 && /\d|\(/.test(line) && NUMBERED_TITLE.test(line))) && !isAction(line) && !pastStep(line) && !saysWhatHappens(line);
+/** A list item over a list of its own names that list: "You get", "Small print, in plain words". */
+const isGroupTitle = (line: string) => line.split(/\s+/).length <= 6 && !/[.!?;:]$/.test(line) && !/\d{2}/.test(line) && !isAction(line) && !pastStep(line) && !saysWhatHappens(line);
 /** A short label after a sentence's end on the same line: ". Why: ...". */
 // Chat writes them in lower case, or with '=' ("... export). done = new password in vault"), a
 // document in bold ("... final quiz. **Not included:** LMS administration").
@@ -136,7 +138,8 @@ function list(token: Tokens.List, out: SectionBuilder): void {
     const head = first && (first.type === "text" || first.type === "paragraph") ? first.raw : "";
     // A line after an item that is a label of its own ("2. Click Pay\nExpected: ...") is lazily
     // continued into the item by Markdown; here it starts its section again.
-    out.listItem(head.split("\n"), token.ordered, item.task ? item.checked === true : undefined, rest.some((t) => t.type !== "space") || token.items.length === 1 || sections);
+    const nested = rest.some((t) => t.type === "list");
+    out.listItem(head.split("\n"), token.ordered, item.task ? item.checked === true : undefined, nested || rest.some((t) => t.type !== "space") || token.items.length === 1 || sections, nested);
     walk(first && head === "" ? [first, ...rest] : rest, out);
   }
   out.endList();
@@ -242,7 +245,7 @@ class SectionBuilder {
    * for a label. An item that is itself a section name ("9. ACCEPTANCE PROCEDURE") is a heading,
    * and the lines under it are its text.
    */
-  listItem(lines: string[], ordered: boolean, checked: boolean | undefined, holds = false): void {
+  listItem(lines: string[], ordered: boolean, checked: boolean | undefined, holds = false, nested = false): void {
     const [first, ...more] = lines.map((l) => l.trim());
     // "4. Acceptance." over its numbered points is a section heading, full stop and all, and so is
     // "6. Other terms" over what it holds, alone in its list or among numbered sections set apart by
@@ -251,6 +254,7 @@ class SectionBuilder {
     const heading =
       ((ordered && isKnownBare(/^[\p{L} ]{1,40}\.$/u.test(first!) ? first!.slice(0, -1) : first!, this.resolve)) ||
         (ordered && (more.length > 0 || holds) && isTitle(first!)) ||
+        (nested && isGroupTitle(first!)) ||
         (more.length > 0 && standaloneLabel(first!, this.resolve) !== undefined));
     if (heading) {
       this.open(cleanLabel(first!), true);

@@ -2024,6 +2024,12 @@ The live site on briggsjoinery.co.uk, your own admin login and a recorded walkth
     expect(cells("9,100").criteria.find((c) => c.id === "price-breakdown")!.status).toBe("met");
   });
 
+  it("a table headed '| What | Details |' is a table of labelled rows: 'What' names no section", () => {
+    const review = reviewQuote("| What | Details |\n|---|---|\n| Setup includes | import of 1,400 customer addresses, 3 job templates, SMS notifications |\n| Not included | custom reports, phones or tablets |\n| Deliverables | configured account with your data; 2 training sessions; admin guide |\n| Timeline | weeks 1–2 import and configuration; week 3 training; go-live on 4 March 2024 |", quoteRubric, noServices, url);
+    expect(status(review)).toMatchObject({ deliverables: "met", "timeline-milestones": "met" });
+    expect(review.criteria.find((c) => c.id === "deliverables")!.evidence).not.toMatch(/^found/);
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

@@ -2030,6 +2030,11 @@ The live site on briggsjoinery.co.uk, your own admin login and a recorded walkth
     expect(review.criteria.find((c) => c.id === "deliverables")!.evidence).not.toMatch(/^found/);
   });
 
+  it("'Anything new gets its own mini-quote first' is a change-request rule", () => {
+    const review = reviewQuote("We rebuild the booking site on WordPress: 8 pages and the booking form.\n\nAnything new you think of mid-project gets its own mini-quote first, and we only start it once you say yes.", quoteRubric, noServices, url);
+    expect(status(review)["change-requests"]).toBe("met");
+  });
+
   it("flags mixed currencies", () => {
     const review = reviewQuote("PRICE\nDesign EUR 4,000\nHosting USD 300 per month\n", quoteRubric, noServices, url);
     expect(review.consistency[0]).toMatchObject({ check: "currency", ok: false });

@@ -530,6 +530,8 @@ ${scenarios}`);
     expect(review.criteria.find((c) => c.id === "acceptance-criteria")).toMatchObject({ status: "met", evidence: expect.stringMatching(/^driver with 45 min/) });
     // A log line's level is no speaker: its lines stay as they are.
     expect(unwrapChat("14:02 ERROR api: upstream timed out\n14:03 ERROR api: retry failed")).toContain("14:02 ERROR api: upstream");
+    // Slack and Teams put the speaker and time on a line of their own.
+    expect(unwrapChat("Aroha Ngata (Kōwhai Studio)  10:05 AM\nDELIVERABLES\nThe app and its source code.\n\nBen Okoro  10:07 AM\nok, and the price?")).toBe("\nDELIVERABLES\nThe app and its source code.\n\n\nok, and the price?");
     // WhatsApp's exports, iOS and Android, put the date first.
     expect(unwrapChat("[14/03/25, 10:46:12] Leo Brandt: PRICE – fixed, USD\nDesign: $4,000\n[14/03/25, 10:47:30] Leo Brandt: PAYMENT – 4 × $6,000")).toBe("\nPRICE – fixed, USD\nDesign: $4,000\n\nPAYMENT – 4 × $6,000");
     expect(unwrapChat("14/03/2025, 10:46 - Leo Brandt: PRICE – fixed\n14/03/2025, 10:47 - Priya Shah: thanks")).toBe("\nPRICE – fixed\n\nthanks");
@@ -2028,6 +2030,18 @@ The live site on briggsjoinery.co.uk, your own admin login and a recorded walkth
     const review = reviewQuote("| What | Details |\n|---|---|\n| Setup includes | import of 1,400 customer addresses, 3 job templates, SMS notifications |\n| Not included | custom reports, phones or tablets |\n| Deliverables | configured account with your data; 2 training sessions; admin guide |\n| Timeline | weeks 1–2 import and configuration; week 3 training; go-live on 4 March 2024 |", quoteRubric, noServices, url);
     expect(status(review)).toMatchObject({ deliverables: "met", "timeline-milestones": "met" });
     expect(review.criteria.find((c) => c.id === "deliverables")!.evidence).not.toMatch(/^found/);
+  });
+
+  it("deliverables 'defined in the discovery workshop in week 1' are put off: the figure says when, not what", () => {
+    const deliverables = (text: string) => reviewQuote(`2. Deliverables\n${text}\n\n3. Timeline\nWeek 1 discovery workshop, weeks 2–12 build, launch on 14 June 2024.`, quoteRubric, noServices, url).criteria.find((c) => c.id === "deliverables")!.status;
+    expect(deliverables("The exact deliverables will be defined in the discovery workshop in week 1.")).toBe("missing");
+    expect(deliverables("The portal on your Azure tenant, its source code and 2 training sessions, defined in the workshop in week 1.")).toBe("met");
+  });
+
+  it("an hourly rate times an effort range with no cap ('€95/h, somewhere around 220–340 hours') leaves the price open", () => {
+    const price = (text: string) => reviewQuote(`Pricing: time and materials at €95/h. ${text} Invoiced monthly, payable in 14 days.`, quoteRubric, noServices, url).criteria.find((c) => c.id === "price-breakdown")!;
+    expect(price("Hard to say how long the matching takes, so somewhere around 220–340 hours.")).toMatchObject({ status: "partial", evidence: expect.stringMatching(/^left open/) });
+    expect(price("We estimate 220–340 hours and will not bill above the cap of 340 hours (€32,300).").evidence).not.toMatch(/^left open/);
   });
 
   it("'Anything new gets its own mini-quote first' is a change-request rule", () => {

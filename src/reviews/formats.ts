@@ -319,9 +319,12 @@ const CHAT_PREFIX = /^[ \t]*\[?(?:\d{1,2}[./-]\d{1,2}[./-]\d{2,4},?[ \t]+\d{1,2}
  * chat export's date is in front of it) and no speaker.
  */
 export function unwrapChat(text: string): string {
-  if ((text.match(CHAT_PREFIX) ?? []).length < 2) return text;
-  return text.replace(CHAT_PREFIX, "\n");
+  // Slack and Teams copy the speaker and time on a line of their own ("Aroha Ngata (Kōwhai Studio)  10:07 AM").
+  const spoken = (text.match(SPEAKER_LINE) ?? []).length >= 2 ? text.replace(SPEAKER_LINE, "") : text;
+  if ((spoken.match(CHAT_PREFIX) ?? []).length < 2) return spoken;
+  return spoken.replace(CHAT_PREFIX, "\n");
 }
+const SPEAKER_LINE = /^[ \t]*\p{Lu}[\p{L}.'’-]*(?: [\p{L}.'’-]+){0,3}(?: \([^)\n]{1,40}\))?[ \t]+\d{1,2}:\d{2}(?:[ \t]?[AaPp][Mm])?[ \t]*$/gmu;
 
 const INDENTED = /^ {4,}\S/;
 const LIST_ITEM = /^\s*(?:[-*+•]|\d{1,2}[.)])\s/;

@@ -114,7 +114,9 @@ const PLACEHOLDER_TOKENS = new RegExp(
 /** "To be confirmed after the kick-off", "we will agree the dates later": the answer put off, with no figure. */
 export function putOff(line: string): boolean {
   const bare = line.trim().replace(/[.!;,]+$/, "");
-  return (PUT_OFF.test(bare) || AGREED_LATER.test(bare)) && !/\d/.test(bare);
+  const put = PUT_OFF.exec(bare) ?? AGREED_LATER.exec(bare);
+  // A figure before it is an answer ("8 weeks, exact dates to be confirmed"); one after says when it will come ("defined in the workshop in week 1").
+  return put !== null && !/\d/.test(bare.slice(0, put.index + put[0].length));
 }
 
 /** A step that is only ordinary use ("Use the app normally for a while"): a list with one reproduces nothing. */

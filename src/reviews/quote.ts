@@ -325,13 +325,17 @@ const PRICE_RANGE = new RegExp(`\\b(?:starts? (?:at|from)|starting (?:at|from)|f
 // what the client signs for is still to be found out.
 const PRICE_OPEN = /\b(?:cost|costs|price|fee|fees|total|budget|amount)\b[^.;\n]{0,30}?\b(?:depends?|will depend|depending) on (?:the )?(?:final|actual|exact|agreed|confirmed|detailed)\b|\b(?:cost|costs|price|fee|fees|total|budget)\b (?:will be|is to be|are to be|to be) (?:confirmed|determined|calculated|estimated|quoted|set) (?:after|once|when|at|following)\b/i;
 
+const EFFORT_RANGE = /\b\d+\s?(?:[–-]|to)\s?\d+\s?(?:hours|hrs|h|days|person-days|man-days|sprints|weeks of work)\b/i;
+const CAPPED = /\b(?:cap|capped|not (?:to )?exceed|maximum|at most|no more than|ceiling|upper limit)\b/i;
+
 /** A price given as a range, or left to depend on what is not known yet, leaves the one number to sign open: it counts as vague. */
 function ranged(found: Judgement, priceId: string | undefined): Judgement {
   const text = priceId === undefined ? "" : found.textOf(priceId);
   // "36 points @ R1 150,00 .... R41 400,00": a rate and what it makes, not a range.
   const range = [...text.matchAll(PRICE_RANGE)].find((m) => !/(?:@|×|\bx)\s*$/i.test(text.slice(Math.max(0, m.index - 3), m.index)));
   if (range) return tooVague(found, priceId!, `a range, not a price ("${range[0]}")`);
-  const open = PRICE_OPEN.exec(text);
+  // "€95/h, somewhere around 220–340 hours": a rate times an open effort, with no cap over it.
+  const open = PRICE_OPEN.exec(text) ?? (CAPPED.test(text) ? null : EFFORT_RANGE.exec(text));
   return open ? tooVague(found, priceId!, `left open ("${open[0]}")`) : found;
 }
 

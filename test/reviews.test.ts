@@ -679,6 +679,16 @@ describe("what only says who asked, that it is wrong, or asks for information (#
     expect(ask("Should we split the row hashes per user, or move them to a local cache in front of Redis?")).toBe("met");
   });
 
+  it("a task done 'when the team is happy' or with 'no real finish line' has no definition of done; 'Is there anything we should know?' asks nothing", () => {
+    const dod = (done: string) => status(task(`Migrate the 14 Jenkins agents to GitHub Actions runners on ARC in the ci-runners namespace, and port the 9 Jenkinsfiles to workflow YAML.\nWhy: the VMware cluster the agents run on is decommissioned on 30 Sept.\n${done}`))["definition-of-done"];
+    expect(dod("Done when: the team is happy with the new setup.")).not.toBe("met");
+    expect(dod("Done: there isn't really a finish line for this one, we'll keep improving it.")).not.toBe("met");
+    expect(dod("Done when: all 9 pipelines run green on ARC for a week and the Jenkins agents are switched off.")).toBe("met");
+    const ask = (text: string) => status(question(`We fit H2 hubs (firmware 4.2.0) in 140 flats; on a pilot some valves paired with the neighbour's hub, fixed by re-pairing with the other hubs off. We read the installer guide. ${text} We need a reply before 10 March.`)).question;
+    expect(ask("Is there anything we should know about this kind of install?")).not.toBe("met");
+    expect(ask("Should installers pair each flat with the neighbouring hubs powered off, or is there a pairing mode that limits range?")).toBe("met");
+  });
+
   it("a ServiceNow task's 'Close criteria' are its definition of done", () => {
     expect(status(task("Short description: Renew TLS certificate for api.partners.example.com before it expires on 2024-07-02\n\nDescription:\nAbout 60 partner banks call this endpoint; if the certificate expires, their payment-status calls fail.\n\nClose criteria:\n- `openssl s_client -connect api.partners.example.com:443` shows the new certificate\n- cert-expiry monitor green"))["definition-of-done"]).toBe("met");
   });

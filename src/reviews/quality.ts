@@ -190,7 +190,7 @@ const NOT_KNOWN = /\b(?:no idea|not sure|no clue|dunno)\b|(?:^|\b(?:i|we)\s+)(?:
 const NEGATED_START = /^(?:no|not|none|nothing|unknown|unclear|n\/a|can't say|cannot say|don't know|do not know|no idea|not sure|unsure)\b/i;
 // "Nothing really, just flagging it": a hedged nothing denies its section however long it goes on.
 // "No fixed end - let's keep chipping away at it": an end nobody set.
-const HEDGED_NOTHING = /^(?:(?:nothing|none)[ ,]+(?:really|yet|for now|right now|at the moment|in particular|specific(?:ally)?|urgent|needed|required)|no (?:fixed|clear|real|set|hard|specific) (?:end|end date|deadline|finish line|definition|target))\b/i;
+const HEDGED_NOTHING = /^(?:(?:nothing|none)[ ,]+(?:really|yet|for now|right now|at the moment|in particular|specific(?:ally)?|urgent|needed|required)|no (?:fixed|clear|real|set|hard|specific) (?:end|end date|deadline|finish line|definition|target)|there (?:isn't|is not|won't be|will not be|is no|'s no)(?: really)?(?: an?| any)? (?:fixed |clear |real |set |hard |specific )?(?:end|end date|end state|finish line|deadline|definition of done))\b/i;
 
 // Words that judge without saying how: "export is not correct", "it should work properly".
 const VERDICT = new Set(

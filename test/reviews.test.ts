@@ -577,6 +577,14 @@ so what we need is either yes here's the endpoint and the max payload or no do t
     expect(status(review)["steps-to-reproduce"]).toBe("met");
   });
 
+  it("'doesn't really work properly' is a complaint, '4 times out of 4' no timeout, and 'seek to 2:00:00' a step", () => {
+    const bug = (observed: string) => status(reviewTicket({ type: "bug", ticketText: `## Selfie step fails on Galaxy A14\n\n**Steps**\n1. Install the banking app 8.4.0 on a Galaxy A14 (Android 14).\n2. Start "Open an account" and scan the ID.\n3. On "Take a selfie", follow the prompts.\n\n**What happens**\n${observed}\n\n**Expected**\nThe liveness check completes within 10 seconds, as on the Pixel 6.\n\n**Environment**\nProd backend, app 8.4.0, Galaxy A14 / Android 14. Reproduced 4 times out of 4.` }, ticketRubric))["observed-behaviour"];
+    expect(bug("The selfie step doesn't really work properly on this phone.")).not.toBe("met");
+    expect(bug("The camera preview freezes after the head turn and the step times out after 60 s.")).toBe("met");
+    const steps = status(reviewTicket({ type: "bug", ticketText: "subtitle drift on long films, web player\n- Chrome 127 / Windows 11, web player build 2024.08.2\n- open any title longer than ~2h with English subs; play from 0, or just seek to 2:00:00\n- at 1:30:00 subs are ~1.5 s late, at 2:30:00 ~3 s late\n- subs should line up with the dialogue at any position, like they do on TV" }, ticketRubric))["steps-to-reproduce"];
+    expect(steps).toBe("met");
+  });
+
   it("steps that are only ordinary use ('Use the app normally for a while') reproduce nothing", () => {
     const steps = (list: string) => status(reviewTicket({ type: "bug", ticketText: `Environment: FieldTrack Android 6.3.0 (build 6300142), Galaxy Tab Active3, Android 13.\n\nObserved: map panning drops to a few fps and the OS kills the app with "FieldTrack isn't responding"; memory climbs to 1.4 GB.\n\nExpected: memory stays below 400 MB as on 6.2.x.\n\nSteps to reproduce:\n${list}` }, ticketRubric))["steps-to-reproduce"];
     expect(steps("1. Log in as a field technician.\n2. Use the app normally for a while.")).not.toBe("met");

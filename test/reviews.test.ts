@@ -697,6 +697,15 @@ describe("what only says who asked, that it is wrong, or asks for information (#
     expect(ask("Should installers pair each flat with the neighbouring hubs powered off, or is there a pairing mode that limits range?")).toBe("met");
   });
 
+  it("'what I need to know is: do we ...' asks the question, with or without its colon", () => {
+    const ask = (text: string) => status(question(`We run 40 SoilSense SP-3 probes (firmware 1.9) on ChirpStack v4.7. I tried SF10 and lost a third of the packets.\n\n${text}\n\nThe agronomist needs a decision by Monday.`));
+    expect(ask("So what I need to know is: do we drop the interval to every 30 minutes and keep SF12, or do we put a second gateway in the north field.")).toMatchObject({ question: "met", "desired-outcome": "met" });
+    expect(ask("So what I need to know is do we drop the interval to every 30 minutes and keep SF12, or do we put a second gateway in the north field.").question).toBe("met");
+    // Trying the chat before calling is no attempt at the answer, and no context.
+    const call = status(question("Hi, this is the principal at Maple Ridge. Sorry, I tried the chat but it kept timing out, so I'm calling instead. What I need to know is whether a teacher taking over a class will see the marks already in the grade book. I need to know by Thursday lunchtime."));
+    expect(call).toMatchObject({ question: "met", context: "missing" });
+  });
+
   it("a ServiceNow task's 'Close criteria' are its definition of done", () => {
     expect(status(task("Short description: Renew TLS certificate for api.partners.example.com before it expires on 2024-07-02\n\nDescription:\nAbout 60 partner banks call this endpoint; if the certificate expires, their payment-status calls fail.\n\nClose criteria:\n- `openssl s_client -connect api.partners.example.com:443` shows the new certificate\n- cert-expiry monitor green"))["definition-of-done"]).toBe("met");
   });

@@ -532,6 +532,7 @@ ${scenarios}`);
     expect(unwrapChat("14:02 ERROR api: upstream timed out\n14:03 ERROR api: retry failed")).toContain("14:02 ERROR api: upstream");
     // Slack and Teams put the speaker and time on a line of their own.
     expect(unwrapChat("Aroha Ngata (Kōwhai Studio)  10:05 AM\nDELIVERABLES\nThe app and its source code.\n\nBen Okoro  10:07 AM\nok, and the price?")).toBe("\nDELIVERABLES\nThe app and its source code.\n\n\nok, and the price?");
+    expect(unwrapChat("Lotte Vermeer  Tuesday 10:02\ncan you send the quote in here?\nBram Kuipers (Kuipers Web)  Tuesday 10:31\nSure.")).toBe("\ncan you send the quote in here?\n\nSure.");
     // WhatsApp's exports, iOS and Android, put the date first.
     expect(unwrapChat("[14/03/25, 10:46:12] Leo Brandt: PRICE – fixed, USD\nDesign: $4,000\n[14/03/25, 10:47:30] Leo Brandt: PAYMENT – 4 × $6,000")).toBe("\nPRICE – fixed, USD\nDesign: $4,000\n\nPAYMENT – 4 × $6,000");
     expect(unwrapChat("14/03/2025, 10:46 - Leo Brandt: PRICE – fixed\n14/03/2025, 10:47 - Priya Shah: thanks")).toBe("\nPRICE – fixed\n\nthanks");
@@ -2069,6 +2070,11 @@ The live site on briggsjoinery.co.uk, your own admin login and a recorded walkth
     const price = (text: string) => reviewQuote(`Pricing: time and materials at €95/h. ${text} Invoiced monthly, payable in 14 days.`, quoteRubric, noServices, url).criteria.find((c) => c.id === "price-breakdown")!;
     expect(price("Hard to say how long the matching takes, so somewhere around 220–340 hours.")).toMatchObject({ status: "partial", evidence: expect.stringMatching(/^left open/) });
     expect(price("We estimate 220–340 hours and will not bill above the cap of 340 hours (€32,300).").evidence).not.toMatch(/^left open/);
+  });
+
+  it("reads terms said in a chat's plain words: 10 days to click through, the site fully yours, I need your texts, fix free for 2 months", () => {
+    const review = reviewQuote("Planning: design 3 weeks, build 3 weeks, starting 2 September.\nPrice: design € 3.600 + build € 4.800 = € 8.400 excl. btw\n\nAfter launch you have 10 days to click through everything and tell me what's broken; I fix that list and then we're done. After that, anything that's my mistake I still fix free for 2 months.\n\nOnce it's paid, the design and the site are fully yours. I do need your texts and photos by the end of week 3.", quoteRubric, noServices, url);
+    expect(status(review)).toMatchObject({ acceptance: "met", "warranty-support": "met", "intellectual-property": "met", "assumptions-responsibilities": "met" });
   });
 
   it("'Anything new gets its own mini-quote first' is a change-request rule", () => {

@@ -1337,6 +1337,16 @@ Your shop managers test the test version for one week and we go live after their
     expect(status(review)["timeline-milestones"]).toBe("met");
   });
 
+  it("keeps a PDF's running header once where it opens the text: it can state the offer's validity", async () => {
+    const { prepare } = await import("../src/reviews/formats.js");
+    const header = "ORBITAL SIGNAL LABS, INC.          SOW-2025-003 | Valid through March 31, 2025";
+    const text = `${header}\nRecommendations for Fernhill Outdoor          Page 1 of 2\n\n1.0 Purpose\nModel-driven product recommendations.\n\n${header}\n                                        Page 2 of 2\n5.0 Payment\nEach phase is invoiced on acceptance; net 30.`;
+    const read = prepare(text);
+    expect(read.split(header).length - 1).toBe(1);
+    expect(read.startsWith(header)).toBe(true);
+    expect(status(reviewQuote(text, quoteRubric, noServices, url)).validity).toBe("met");
+  });
+
   it("reads a list a page break set apart: the footer goes, and the list goes on over the page", async () => {
     const review = reviewQuote(`DELIVERABLES\n1. Solution design document (signed off by Client)\n\nNorthwind Digital Ltd · 12 Harbour St, Leeds LS1 4AB\nPage 1 of 4\n\n2. Configured sandbox and production NetSuite accounts\n3. Data migration templates and final migration reconciliation\n4. Role-based training (6 sessions) and end-user guides\n\nNorthwind Digital Ltd · 12 Harbour St, Leeds LS1 4AB\nPage 2 of 4`, quoteRubric, noServices, url);
     expect(review.criteria.find((c) => c.id === "deliverables")).toMatchObject({ status: "met", evidence: expect.stringContaining("Solution design document") });

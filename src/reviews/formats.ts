@@ -169,9 +169,12 @@ function pageChrome(lines: readonly string[]): Set<number> {
   const drop = new Set<number>();
   const counts = new Map<string, number>();
   for (const line of lines) counts.set(line.trim(), (counts.get(line.trim()) ?? 0) + 1);
+  // The document's first line is its own header ("ACME  SOW-2025-003 | Valid through March 31"),
+  // kept once though it recurs on every page.
+  const top = lines.findIndex((line) => line.trim() !== "");
   const running = (i: number) => {
     const line = lines[i]?.trim();
-    return line !== undefined && (line === "" || MARKING.test(line) || ((counts.get(line) ?? 0) >= 2 && line.split(/\s+/).length <= 14 && !/[.:]$/.test(line)));
+    return line !== undefined && (line === "" || MARKING.test(line) || (i !== top && (counts.get(line) ?? 0) >= 2 && line.split(/\s+/).length <= 14 && !/[.:]$/.test(line)));
   };
   // "Harrowgate Security Ltd · Registered in England 09876543      2/3": a footer that recurs
   // with its page number.

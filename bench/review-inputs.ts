@@ -32,6 +32,16 @@ const SHAPES: Record<string, string> = {
   "a 61-word clause, then spaces": "61 words",
   "an open bracket, then digits": "[1",
   "paragraphs indented by four spaces": "    The export fails for every order.\n",
+  "cells one a line": "Design\n2,900\n",
+  "speaker lines (Teams)": "Ann Lee  Tuesday 10:02\nok, and the price?\n",
+  "a rule under each paragraph": "Needed by: 2 July.\n------\n",
+  "lower-case labels a line": "who: ward managers\n",
+  "nested lists under titles": "- You get\n  - the app\n",
+  "quoted reply lines": "> The export fails.\n",
+  "a label introducing a list": "Proposed solution: codes:\n- 0 ok\n\n",
+  "WhatsApp prefixes": "[14/03/25, 10:42:05] Leo: ok\n",
+  "forward notes": "FYI - forwarding this.\n",
+  "digits alone a line": "1\n",
 };
 
 // "a" then spaces to the end of one line, "1,1,1,...x" over a page footer, a long dictated clause

@@ -54,6 +54,8 @@ interface ReadSpan extends Span {
   /** The criterion named by the label the span is under. */
   label?: string;
   sectionLabel: string;
+  /** The section's label as phrases are compared with it. */
+  plainLabel: string;
   hollow?: Hollow;
   words: number;
   /** The text in lower case with contractions spelled out, as phrases are compared with it. */
@@ -314,7 +316,7 @@ function makeSpan(section: Section, block: number, text: string, items: string[]
   // The opening line is the author's own summary; a first line under a label ("Where: prod") is that label's.
   const span: ReadSpan = {
     block, text, plain: phraseForm(text.toLowerCase()), items, ordered: ordered && items.length > 0, code, opening: opening && section.criterion === undefined,
-    sectionLabel: section.label, words: words(text).length, ...(section.criterion ? { label: section.criterion } : {}),
+    sectionLabel: section.label, plainLabel: phraseForm(section.label.toLowerCase()), words: words(text).length, ...(section.criterion ? { label: section.criterion } : {}),
     // Judged once here rather than once per criterion.
     verdict: !code && (verdictOnly(text) || vagueComplaint(text)), wish: !code && untestable(text, items),
   };
@@ -423,7 +425,7 @@ function edgesOf(c: Criterion, spans: readonly ReadSpan[], index: LabelIndex): E
     }
     const lower = span.plain;
     // "Payment terms: 50% at kickoff, 50% on acceptance; net 15": what a section is about is in its label too.
-    const about = rank === 2 ? `${lower}\n${phraseForm(span.sectionLabel.toLowerCase())}` : lower;
+    const about = rank === 2 ? `${lower}\n${span.plainLabel}` : lower;
     const elsewhere = notWith.some((p) => containsPhrase(about, p));
     const self = elsewhere ? undefined : findFact(span, evidence);
     if (self && (span.words >= 2 || DATA_KINDS.includes(self.kind))) {

@@ -533,6 +533,8 @@ ${scenarios}`);
     // Slack and Teams put the speaker and time on a line of their own.
     expect(unwrapChat("Aroha Ngata (Kōwhai Studio)  10:05 AM\nDELIVERABLES\nThe app and its source code.\n\nBen Okoro  10:07 AM\nok, and the price?")).toBe("\nDELIVERABLES\nThe app and its source code.\n\n\nok, and the price?");
     expect(unwrapChat("Lotte Vermeer  Tuesday 10:02\ncan you send the quote in here?\nBram Kuipers (Kuipers Web)  Tuesday 10:31\nSure.")).toBe("\ncan you send the quote in here?\n\nSure.");
+    // A timetable is no chat.
+    expect(unwrapChat("Backup  02:00\nReport  03:15")).toBe("Backup  02:00\nReport  03:15");
     // WhatsApp's exports, iOS and Android, put the date first.
     expect(unwrapChat("[14/03/25, 10:46:12] Leo Brandt: PRICE – fixed, USD\nDesign: $4,000\n[14/03/25, 10:47:30] Leo Brandt: PAYMENT – 4 × $6,000")).toBe("\nPRICE – fixed, USD\nDesign: $4,000\n\nPAYMENT – 4 × $6,000");
     expect(unwrapChat("14/03/2025, 10:46 - Leo Brandt: PRICE – fixed\n14/03/2025, 10:47 - Priya Shah: thanks")).toBe("\nPRICE – fixed\n\nthanks");

@@ -164,6 +164,24 @@ describe("review verdicts do not depend on where lines are broken or how they ar
     expect(share(quotes, "quotes"), quotes.join(", ")).toBeLessThanOrEqual(0.02);
   });
 
+  it("most dev items keep their verdict with a table given one cell a line or with their bullets lost, as some PDF and web copies paste them", async () => {
+    const oneCellALine = (text: string) =>
+      text
+        .split("\n")
+        .filter((line) => !/^\s*\|?\s*:?-{3,}/.test(line))
+        .flatMap((line) => (/^\s*\|/.test(line) ? line.replace(/^\s*\||\|\s*$/g, "").split("|").map((cell) => cell.trim()) : [line]))
+        .join("\n");
+    const noBullets = (text: string) => text.replace(/^(\s*)[-*•]\s+/gm, "$1");
+    // Measured: 1 of 812 tickets and 15 of 467 quotes one cell a line (17 of 407 quotes before the
+    // round of 2026-11-27's rules); 14 tickets and 11 quotes without bullets (16 of 740 tickets before).
+    const cells = await verdictChanges(oneCellALine, oneCellALine);
+    expect(cells.share(cells.tickets, "tickets"), cells.tickets.join(", ")).toBeLessThanOrEqual(0.005);
+    expect(cells.share(cells.quotes, "quotes"), cells.quotes.join(", ")).toBeLessThanOrEqual(0.034);
+    const bare = await verdictChanges(noBullets, noBullets);
+    expect(bare.share(bare.tickets, "tickets"), bare.tickets.join(", ")).toBeLessThanOrEqual(0.019);
+    expect(bare.share(bare.quotes, "quotes"), bare.quotes.join(", ")).toBeLessThanOrEqual(0.03);
+  });
+
   it("nearly all dev items keep their verdict double-spaced or with their paragraphs indented by four spaces", async () => {
     // Double-spaced (a blank line after every line): measured 17 of 668 tickets and 21 of 347 quotes
     // (29 and 50 before such pastes were read as single-spaced; what is left are tables and lists

@@ -71,8 +71,8 @@ const LEAD_IN_WORDS = "\\b(?:as follows|broken down(?: as)?|breaks down(?: as)?|
 const LEAD_IN = `${LEAD_IN_WORDS}$`;
 // A table row ("Design | EUR 2,900") is one piece; "design €6,000 | build €9,000" is two. A full
 // stop ends a piece, but for an abbreviation's ("Total (excl. VAT) | £32,400"), and so does a
-// comma, but for one before a lead-in ("USD 96,000, as follows:").
-const PIECE_END = new RegExp(`;\\s*|,\\s+(?=\\D)(?!${LEAD_IN_WORDS}$)|(?<!\\b(?:${ABBREVIATIONS}))\\.\\s+`, "i");
+// comma (a lead-in after one goes back to the amount before it: leadsIn).
+const PIECE_END = new RegExp(`;\\s*|,\\s+(?=\\D)|(?<!\\b(?:${ABBREVIATIONS}))\\.\\s+`, "i");
 
 const AN_AMOUNT = new RegExp(AMOUNT_PATTERN.source, "iu");
 
@@ -88,8 +88,8 @@ function itemsOf(line: string): string[] {
 }
 
 /**
- * "Our fee is ₹4,50,000, made up of ₹90,000 for design, ...": the lead-in words go with the amount
- * before them, which they make a total, and the piece after them is an item.
+ * "USD 96,000, as follows:", "Our fee is ₹4,50,000, made up of ₹90,000 for design, ...": the lead-in
+ * words go with the amount before them, which they make a total, and what follows them is an item.
  */
 function leadsIn(pieces: string[]): string[] {
   for (let i = 1; i < pieces.length; i++) {
@@ -98,7 +98,7 @@ function leadsIn(pieces: string[]): string[] {
   }
   return pieces;
 }
-const LEAD_IN_START = new RegExp(`^${LEAD_IN_WORDS}(?=\\S)`, "i");
+const LEAD_IN_START = new RegExp(`^${LEAD_IN_WORDS}`, "i");
 
 /** Amounts with the part of the text they stand in: a line, or a piece of one ("design EUR 6,000; build ..."). */
 function amounts(text: string): Amount[] {
@@ -212,8 +212,8 @@ export function consistency(all: string, priceText: string, paymentText: string,
     const sum = Math.round(instalments.reduce((s, a) => s + a.value, 0) * 100) / 100;
     // Instalments may split the price with its tax: "Sub-total 3,90,000 / Grand Total 4,60,200".
     // A total stated in the next sentence ("GST adds ₹81,000, for a total of ₹5,31,000") counts too.
-    const blockTotals = lines === found ? groupByLine(amounts(priceBlock)) : byLine;
-    const price = [total, ...[...byLine, ...blockTotals].filter(([line, on]) => totalLine(line) && on.some((a) => !a.rate)).map(([line, on]) => totalOf(on, line).value)].find((t) => Math.abs(sum - t) < 1);
+    const nearby = lines === found ? [...byLine, ...groupByLine(amounts(priceBlock))] : [...byLine];
+    const price = [total, ...nearby.filter(([line, on]) => totalLine(line) && on.some((a) => !a.rate)).map(([line, on]) => totalOf(on, line).value)].find((t) => Math.abs(sum - t) < 1);
     checks.push({
       check: "payment-amounts",
       ok: price !== undefined,

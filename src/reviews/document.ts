@@ -340,7 +340,7 @@ class SectionBuilder {
       this.open(inline.label, inline.rest === "" || currency !== undefined);
       if (currency) this.blockCurrency = currency;
       else if (inline.rest) this.add(inline.rest, "text");
-      this.introducing = !inline.rest.endsWith(":") ? false : this.inline;
+      this.introducing = this.inline && inline.rest.endsWith(":");
       return;
     }
     // A column header ("Phase        EUR", "Item        Amount (INR)") heads the rows under it, not a

@@ -128,6 +128,12 @@ describe("review verdicts do not depend on where lines are broken or how they ar
     const quote = (text: string) => text.replace(/^/gm, "> ");
     const quoted = await verdictChanges(quote, quote);
     expect([...quoted.tickets, ...quoted.quotes]).toEqual([]);
+    // Copied from a web page, a chat app or a hyphenating PDF: a byte-order mark, a zero-width space
+    // or a soft hyphen inside every longer word. Measured while they were read as spaces: 485 of
+    // the 1,153 dev tickets and quotes changed.
+    const invisible = (text: string) => `\ufeff${text.replace(/(\w{3})(\w{3})/g, (_word, head: string, tail: string, at: number) => `${head}${at % 2 ? "\u200b" : "\u00ad"}${tail}`)}`;
+    const copied = await verdictChanges(invisible, invisible);
+    expect([...copied.tickets, ...copied.quotes]).toEqual([]);
   });
 
   it("dev items keep their verdict forwarded in an e-mail, with its headers, a note on top and a signature", async () => {

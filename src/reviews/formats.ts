@@ -13,7 +13,11 @@ export function normalize(text: string): string {
   return text
     .normalize("NFKC")
     .replace(/\r\n?/g, "\n")
-    .replace(/[\u00a0\u2000-\u200b\u2028\u2029\ufeff]/g, " ")
+    // Invisible characters web pages, chat apps and hyphenating PDFs leave in copied text (soft
+    // hyphen, zero-width space and joiners, word joiner, byte-order mark) sit inside words: they
+    // go, so "Ex\u00adpected" is the word it shows. An emoji's joiner goes too; its pictographs stay.
+    .replace(/[\u00ad\u200b-\u200d\u2060\ufeff]/g, "")
+    .replace(/[\u00a0\u2000-\u200a\u2028\u2029]/g, " ")
     // Word's and Google Docs' typographic quotes are the plain ones every pattern here is written with.
     .replace(/[‘’‛′]/g, "'")
     .replace(/[“”„″]/g, '"')
@@ -26,7 +30,7 @@ export function normalize(text: string): string {
     // as the Markdown list items they are, so each item is read as one.
     .replace(/^([ \t]*)(?:[•◦▪▫‣⁃●○■□➢►▶✓✔–—\uf0a7\uf0b7\uf076\uf0d8]|o(?=[ \t]{2}))[ \t]+(?=\S)/gmu, "$1- ")
     // "✅ **Sign-off** — ...", "🗓️ Timeline": an emoji in front of a line is decoration, not its first word.
-    .replace(/^([ \t]*)\p{Extended_Pictographic}[\p{Extended_Pictographic}\uFE0F\u200D]*[ \t]*/gmu, "$1")
+    .replace(/^([ \t]*)\p{Extended_Pictographic}[\p{Extended_Pictographic}\uFE0F]*[ \t]*/gmu, "$1")
     // "Discovery ........ USD 4,500": a dot leader joins a name to its figure; it ends no sentence.
     .replace(/(\S)[ \t]*\.{4,}[ \t]*(?=\S)/g, "$1 – ");
 }

@@ -114,6 +114,20 @@ WARN  pdf-worker  render queue stalled after 50 items (job=8812)
     expect(status(review)["proposed-behaviour"]).toBe("met");
   });
 
+  it("a known name in bold at the start of a line is a label run in with its text, a question ('**Is your feature request related to a problem?**') too", () => {
+    const runIn = reviewTicket({ type: "feature", ticketText: "**Is your feature request related to a problem?** I run 14 door sensors on the hub; a flat battery shows only when a sensor goes offline, days later.\n\n**Describe the solution you'd like** When a device reports battery at or below 15 %, send one push notification and show a battery icon on its card.\n\n**Acceptance criteria**\n- [ ] fires once when a device crosses the threshold\n- [ ] threshold editable per device, 5-50 %" }, ticketRubric);
+    expect(status(runIn)).toMatchObject({ problem: "met", "proposed-behaviour": "met", "acceptance-criteria": "met" });
+    // The same question before a colon.
+    const colon = reviewTicket({ type: "feature", ticketText: "**Is your feature request related to a problem?**: I run 14 door sensors on the hub; a flat battery shows only when a sensor goes offline, days later." }, ticketRubric);
+    expect(status(colon).problem).toBe("met");
+    // A bold phrase that names no section stays in its line: "**Total HT: 14 400 EUR** — VAT ..." is the total, not a heading.
+    const quote = reviewQuote("**Price (excl. VAT / HT):**\nDesign and prompt work — 2 400 EUR\nDevelopment of application and connector — 9 600 EUR\nPilot and tuning — 1 800 EUR\nTraining of the marketing team (half day) — 600 EUR\n**Total HT: 14 400 EUR** — VAT 20%: 2 880 EUR — **Total TTC: 17 280 EUR**\n\n**Payment terms:** deposit of 30% (4 320 EUR HT) on signature, balance of 70% (10 080 EUR HT) on delivery.", quoteRubric, noServices, url);
+    expect(quote.consistency.filter((c) => !c.ok)).toEqual([]);
+    // Numbered inside the bold, each section ends the one before: payment terms are read alone.
+    const numbered = reviewQuote("## 5. Payment\n30% at kickoff, 70% at production release. Payable 21 days from invoice.\n\n**6. Acceptance** The production release is accepted when the assistant answers at least 85% of the golden-set questions correctly.\n\n**7. Validity** Valid until 5 September 2025.", quoteRubric, noServices, url);
+    expect(Object.fromEntries(numbered.criteria.map((c) => [c.id, c.status]))).toMatchObject({ "payment-terms": "met", acceptance: "met", validity: "met" });
+  });
+
   it("a list item over a list of its own is that list's title, known name or not ('You get', 'Paying', 'Small print, in plain words')", () => {
     const review = reviewQuote(`Quote Q-0412: booking app, waitlists
 • What's in

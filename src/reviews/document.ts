@@ -441,15 +441,15 @@ function wordsOf(text: string): number {
 }
 
 /**
- * "Expected result: the order is placed", "**Env:** Chrome 126", "2. Scope: ...". The label part
+ * "Expected result: the order is placed", "**Env:** Chrome 126", "2. Scope: ...", "**Problem** ...". The label part
  * is short and starts with a letter; a time ("10:30") or a URL ("https://") is not a label.
  */
 function inlineLabel(line: string, resolve: LabelResolver): { label: string; rest: string; known: boolean } | undefined {
-  return colonLabel(line, resolve) ?? softLabel(line, resolve);
+  return colonLabel(line, resolve) ?? softLabel(line, resolve) ?? boldRunIn(line, resolve);
 }
 
 function colonLabel(line: string, resolve: LabelResolver): { label: string; rest: string; known: boolean } | undefined {
-  const m = /^(?:\d+(?:\.\d+)*[.)]?\s+)?[*_]{0,2}([\p{L}][\p{L}\p{N} /&'’(),.-]{0,60}?)[*_]{0,2}\s*[:：]\s*[*_]{0,2}(?!\/\/)\s*(.*)$/u.exec(line.trim()) ?? equalsLabel(line) ?? alignedLabel(line, resolve);
+  const m = /^(?:\d+(?:\.\d+)*[.)]?\s+)?[*_]{0,2}([\p{L}][\p{L}\p{N} /&'’(),.-]{0,60}?\??)[*_]{0,2}\s*[:：]\s*[*_]{0,2}(?!\/\/)\s*(.*)$/u.exec(line.trim()) ?? equalsLabel(line) ?? alignedLabel(line, resolve);
   if (!m) return undefined;
   const label = cleanLabel(m[1]!);
   if (label === "" || wordsOf(label) > MAX_LABEL_WORDS) return undefined;
@@ -486,6 +486,19 @@ function softLabel(line: string, resolve: LabelResolver): { label: string; rest:
   const label = cleanLabel(m[1]!);
   if (label === "" || wordsOf(label) > 4 || /\b(?:is|are|was|were|will|be|been|has|have|had|we|i|it|they|he|she|can|shall|should|would|may|must|do|does|did|this|that|these|those|there)\b/.test(label)) return undefined;
   if (resolve(label) === undefined) return undefined;
+  return { label, rest: m[2]!.trim(), known: true };
+}
+
+/**
+ * "**Problem** Teachers grant ...", "**6. Acceptance** The release ...", "**What did you expect?** The PDF ...": a known name in bold
+ * at the start of a line, run in with its text. The bold marks it as a label, so a question or a
+ * verb in it is no sign of prose.
+ */
+function boldRunIn(line: string, resolve: LabelResolver): { label: string; rest: string; known: boolean } | undefined {
+  const m = /^(?:\d+(?:\.\d+)*[.)]?\s+)?(?:\*\*|__)(?:\d+(?:\.\d+)*[.)]?\s+)?([\p{L}][^*_]{0,80}?)(?:\*\*|__)\s+(\S.*)$/u.exec(line.trim());
+  if (!m) return undefined;
+  const label = cleanLabel(m[1]!);
+  if (label === "" || wordsOf(label) > MAX_LABEL_WORDS || resolve(label) === undefined) return undefined;
   return { label, rest: m[2]!.trim(), known: true };
 }
 

@@ -1285,6 +1285,13 @@ Invoices are payable within 30 days.`;
     expect(review.passed, review.summary).toBe(true);
   });
 
+  it("optional extras listed under the total are no part of it, and items that miss it are still caught", () => {
+    const price = (total: string) => `- Design: 42 000 kr\n- Webflow build: 58 000 kr\n- CMS setup and blog migration: 16 000 kr\n- Total: ${total} kr\n\nOptional add-ons, not part of the total above:\n- German version of all pages: 18 000 kr\n- Illustration set: 9 500 kr`;
+    const totalCheck = (total: string) => reviewQuote(`## Price\n${price(total)}`, quoteRubric, noServices, url).consistency.find((c) => c.check === "total");
+    expect(totalCheck("116 000")).toMatchObject({ ok: true });
+    expect(totalCheck("126 000")).toMatchObject({ ok: false, message: expect.stringContaining("126000") });
+  });
+
   it("a scope left open ('and any further features that are needed along the way') is vague, whatever else it lists", () => {
     const review = reviewQuote(
       body("Design EUR 6,000; build EUR 24,000; total EUR 30,000, excluding VAT.").replace(/Scope \|.*/, "Scope | A booking portal for the clinic's 4 locations: patient login, booking in free slots and e-mail reminders, plus any further features that are needed along the way."),

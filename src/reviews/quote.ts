@@ -169,11 +169,18 @@ export function consistency(all: string, priceText: string, paymentText: string,
     .filter(([, on]) => on.some((a) => !a.rate))
     .map(([line, on]) => totalOf(on, line));
   // "40 days × EUR 900 = EUR 36,000": the line's last amount that is no rate is what it costs.
-  const items = [...byLine].filter(([line]) => item(line)).flatMap(([, on]) => on.filter((a) => !a.rate).slice(-1));
+  const pricedItems = (rows: readonly [string, Amount[]][]) => rows.filter(([line]) => item(line)).flatMap(([, on]) => on.filter((a) => !a.rate).slice(-1));
+  const rows = [...byLine];
+  const items = pricedItems(rows);
   if (totals.length > 0 && items.length >= 2) {
-    const sum = Math.round(items.reduce((s, a) => s + a.value, 0) * 100) / 100;
+    const sumOf = (list: readonly Amount[]) => Math.round(list.reduce((s, a) => s + a.value, 0) * 100) / 100;
+    const sum = sumOf(items);
     const total = totals[0]!.value;
-    const ok = Math.abs(sum - total) < 1;
+    // The items over the first total line add up too: what follows it ("Optional add-ons, not part
+    // of the total above") is no part of it.
+    const firstTotal = rows.findIndex(([line]) => totalLine(line) || /\bsub-?total\b/i.test(line));
+    const readings = firstTotal > 0 ? [sum, sumOf(pricedItems(rows.slice(0, firstTotal)))] : [sum];
+    const ok = readings.some((added) => Math.abs(added - total) < 1);
     checks.push({
       check: "total",
       ok,

@@ -1292,6 +1292,28 @@ Invoices are payable within 30 days.`;
     expect(totalCheck("126 000")).toMatchObject({ ok: false, message: expect.stringContaining("126000") });
   });
 
+  it("reads the tax and discount between the items and a total, and a total they do not make is a contradiction", () => {
+    const checks = (text: string) => reviewQuote(text, quoteRubric, noServices, url).consistency.filter((c) => c.check === "total");
+    // A fee before tax with its items in the sentence, the tax and the total payable in the next one.
+    const letter = (total: string) => `## Fees\nOur fee for this engagement is S$36,000 before GST, covering licence configuration (S$12,000), eight custom management reports (S$16,000) and end-user training (S$8,000). With GST at 9% (S$3,240), the total payable is ${total}.`;
+    expect(checks(letter("S$39,240"))).toEqual([expect.objectContaining({ ok: true })]);
+    expect(checks(letter("S$39,420"))).toEqual([expect.objectContaining({ ok: false })]);
+    // From a subtotal through a discount to the total: the steps must make the difference.
+    const table = (net: string) => `## Price\n| Item | USD |\n|---|---|\n| Discovery | 4,000 |\n| Build | 16,000 |\n| Subtotal | 20,000 |\n| Early-signature discount | -USD 2,000 |\n| Total excl. tax | ${net} |\n| Sales tax 8% | 1,440 |\n| Total incl. tax | 19,440 |`;
+    expect(checks(table("18,000")).every((c) => c.ok)).toBe(true);
+    expect(checks(table("19,000"))).toContainEqual(expect.objectContaining({ ok: false, message: expect.stringContaining("20000 makes 18000, but the total says 19000") }));
+  });
+
+  it("checks every day-rate computation in the quote, a count in front too, and instalments against a price stated once", () => {
+    const computed = (text: string) => reviewQuote(text, quoteRubric, noServices, url).consistency.filter((c) => c.check === "computation");
+    // Under the team, away from the price section.
+    expect(computed("## Price\nFixed price: €12,550 excl. VAT.\n\n## Team and effort\n- Data engineering: 9 days @ €1,050 = €9,350\n- Data visualisation: 4 days @ €800 = €3,200")).toContainEqual(expect.objectContaining({ ok: false }));
+    expect(computed("Quick estimate:\n• 2 devs × 15 days × $800/day = $24,000\n• design: 5 days × $700 = $3,500\n• total: $27,500")).toEqual([expect.objectContaining({ ok: true }), expect.objectContaining({ ok: true })]);
+    // "Our fixed price for the migration is USD 36,000": the price the instalments split, though it says "for".
+    const schedule = reviewQuote("Our fixed price for the donor CRM migration is USD 36,000.\n\nPayment schedule:\n- USD 10,000 on signing\n- USD 15,000 when the test migration is approved\n- USD 10,000 on final cut-over", quoteRubric, noServices, url);
+    expect(schedule.consistency).toContainEqual(expect.objectContaining({ check: "payment-amounts", ok: false }));
+  });
+
   it("a scope left open ('and any further features that are needed along the way') is vague, whatever else it lists", () => {
     const review = reviewQuote(
       body("Design EUR 6,000; build EUR 24,000; total EUR 30,000, excluding VAT.").replace(/Scope \|.*/, "Scope | A booking portal for the clinic's 4 locations: patient login, booking in free slots and e-mail reminders, plus any further features that are needed along the way."),

@@ -116,9 +116,12 @@ function amounts(text: string): Amount[] {
 
 const UNIT = "(?:[\\p{L}-]+\\s+){0,2}?(?:days?|hours?|hrs?|weeks?|months?|sprints?|licen[cs]es?|seats?|users?|units?|pages?|items?)";
 const AMOUNT = AMOUNT_PATTERN.source;
-/** "12 days × €850 = €11,050", "48 consultant days at a day rate of EUR 1,050, which comes to EUR 50,400". */
+/**
+ * "12 days × €850 = €11,050", "48 consultant days at a day rate of EUR 1,050, which comes to EUR 50,400",
+ * "2 devs × 15 days × $800/day = $24,000" (a count in front multiplies it).
+ */
 const COMPUTATION = new RegExp(
-  `\\b(\\d+(?:[.,]\\d+)?)\\s*${UNIT}?\\s*(?:×|x|\\*|@|at)\\s*(?:an?\\s+(?:\\p{L}+\\s+)?rate\\s+of\\s+)?(?<rate>${AMOUNT})(?:\\s*(?:per|/|a|an)\\s*\\p{L}+)?\\s*(?:=|→|:|,?\\s*(?:which\\s+)?(?:comes?|amounts?)\\s+to|,?\\s*(?:making|totall?ing|in total))\\s*(?<result>${AMOUNT})`,
+  `\\b(?:(?<times>\\d{1,3})\\s*(?:\\p{L}+\\s*)?(?:×|x|\\*)\\s*)?(?<count>\\d+(?:[.,]\\d+)?)\\s*${UNIT}?\\s*(?:×|x|\\*|@|at)\\s*(?:an?\\s+(?:\\p{L}+\\s+)?rate\\s+of\\s+)?(?<rate>${AMOUNT})(?:\\s*(?:per|/|a|an)\\s*\\p{L}+)?\\s*(?:=|→|:|,?\\s*(?:which\\s+)?(?:comes?|amounts?)\\s+to|,?\\s*(?:making|totall?ing|in total))\\s*(?<result>${AMOUNT})`,
   "giu",
 );
 
@@ -129,7 +132,7 @@ function valueOf(amount: string): number {
 
 /** Quantity times rate against the result the quote states. */
 function computations(text: string): { stated: number; computed: number; found: string }[] {
-  return [...text.matchAll(COMPUTATION)].map((m) => ({ stated: valueOf(m.groups!.result!), computed: Number(m[1]!.replace(",", ".")) * valueOf(m.groups!.rate!), found: m[0] }));
+  return [...text.matchAll(COMPUTATION)].map((m) => ({ stated: valueOf(m.groups!.result!), computed: Number(m.groups!.times ?? 1) * Number(m.groups!.count!.replace(",", ".")) * valueOf(m.groups!.rate!), found: m[0] }));
 }
 
 const TOTAL = new RegExp(`\\b(?:total|sum|grand total|in total|total price|total fee)\\b|${LEAD_IN}`, "i");
@@ -163,8 +166,8 @@ export function consistency(all: string, priceText: string, paymentText: string,
   // Each line's amounts, gathered once: a line of thousands of amounts stays linear.
   const byLine = groupByLine(lines);
   const totals = [...byLine]
-    .filter(([line]) => /\bsub-?total\b/i.test(line))
-    .concat([...byLine].filter(([line]) => totalLine(line) && !/\bsub-?total\b|\bincl/i.test(line)))
+    .filter(([line]) => SUBTOTAL.test(line))
+    .concat([...byLine].filter(([line]) => totalLine(line) && !SUBTOTAL.test(line) && !/\bincl/i.test(line)))
     // "Total (day rate CHF 1'800.–" with its amount in the next cell: a rate alone states no total.
     .filter(([, on]) => on.some((a) => !a.rate))
     .map(([line, on]) => totalOf(on, line));
@@ -172,23 +175,59 @@ export function consistency(all: string, priceText: string, paymentText: string,
   const pricedItems = (rows: readonly [string, Amount[]][]) => rows.filter(([line]) => item(line)).flatMap(([, on]) => on.filter((a) => !a.rate).slice(-1));
   const rows = [...byLine];
   const items = pricedItems(rows);
+  const isTotal = (line: string) => totalLine(line) || SUBTOTAL.test(line);
+  // Tax and discounts stated on lines of their own: the steps from the items to a total after them.
+  const stepOf = (line: string, on: readonly Amount[]) => {
+    const amount = on.filter((a) => !a.rate).at(-1)?.value;
+    if (amount === undefined || isTotal(line)) return 0;
+    return DISCOUNT_LINE.test(line) ? -Math.abs(amount) : TAX_LINE.test(line) && !BEFORE_TAX.test(line) ? amount : 0;
+  };
   if (totals.length > 0 && items.length >= 2) {
-    const sumOf = (list: readonly Amount[]) => Math.round(list.reduce((s, a) => s + a.value, 0) * 100) / 100;
     const sum = sumOf(items);
     const total = totals[0]!.value;
-    // The items over the first total line add up too: what follows it ("Optional add-ons, not part
-    // of the total above") is no part of it.
-    const firstTotal = rows.findIndex(([line]) => totalLine(line) || /\bsub-?total\b/i.test(line));
+    // The quote adds up when one plain reading does: the items, or only those over the first total
+    // line (what follows it, "Optional add-ons, not part of the total above", is no part of it),
+    // make a total it states, as they are or with the discount and tax on its lines.
+    const firstTotal = rows.findIndex(([line]) => isTotal(line));
     const readings = firstTotal > 0 ? [sum, sumOf(pricedItems(rows.slice(0, firstTotal)))] : [sum];
-    const ok = readings.some((added) => Math.abs(added - total) < 1);
+    const steps = rows.map(([line, on]) => stepOf(line, on));
+    const discount = steps.filter((n) => n < 0).reduce((a, n) => a + n, 0);
+    const tax = steps.filter((n) => n > 0).reduce((a, n) => a + n, 0);
+    const stated = rows.filter(([line, on]) => isTotal(line) && on.some((a) => !a.rate)).map(([line, on]) => totalOf(on, line).value);
+    const ok = readings.some((added) => [0, discount, tax, discount + tax].some((step) => stated.some((t) => Math.abs(added + step - t) < 1)));
     checks.push({
       check: "total",
       ok,
       message: ok ? `The line items add up to the total (${total}).` : `The line items add up to ${sum}, but the total says ${total}: ask which is right.`,
     });
   }
+  // "Sub-total 4,50,000 / GST @ 18% 81,000 / Grand total 5,41,000": from one total to the next, the
+  // discount and tax between them must make the difference.
+  let running: number | undefined;
+  let step = 0;
+  for (const [line, on] of rows) {
+    if (!isTotal(line)) {
+      if (running !== undefined) step += stepOf(line, on);
+      continue;
+    }
+    const value = on.some((a) => !a.rate) ? totalOf(on, line).value : undefined;
+    if (value === undefined) continue;
+    if (running !== undefined && step !== 0) {
+      const expected = Math.round((running + step) * 100) / 100;
+      const ok = Math.abs(expected - value) < 1;
+      checks.push({
+        check: "total",
+        ok,
+        message: ok ? `With the discount and tax stated, ${running} makes the total (${value}).` : `With the discount and tax stated, ${running} makes ${expected}, but the total says ${value}: ask which is right.`,
+      });
+    }
+    running = value;
+    step = 0;
+  }
   const stated = computations(priceText.replace(/\s+/g, " "));
-  for (const c of stated) {
+  // "9 days @ €1,050 = €9,350" is wrong wherever it stands: in a list over the total, an e-mail's
+  // lines, a support section. Every one in the quote is checked.
+  for (const c of computations(all.replace(/\s+/g, " "))) {
     const ok = Math.abs(c.computed - c.stated) < 1;
     checks.push({
       check: "computation",
@@ -209,7 +248,7 @@ export function consistency(all: string, priceText: string, paymentText: string,
   // "Price: £14,700 fixed": a price stated as one amount is what the instalments split; "the price
   // breaks down as €3,200 for design" is one of its items.
   const priced = found.filter((a) => !a.rate);
-  const single = priced.length === 1 && /\b(?:fixed|price|fee|total|cost|budget)\b/i.test(priced[0]!.line) && !/\b(?:for|breaks? down|broken down|consist|made up|compris)/i.test(priced[0]!.line) ? priced[0]!.value : undefined;
+  const single = priced.length === 1 && /\b(?:fixed|price|fee|total|cost|budget)\b/i.test(priced[0]!.line) && !/\d\S*\s+for\b|\b(?:breaks? down|broken down|consist|made up|compris)/i.test(priced[0]!.line) ? priced[0]!.value : undefined;
   const total = totals[0]?.value ?? (stated.length === 1 ? stated[0]!.stated : single);
   // A share's row ("At launch | 30% | £8,720") is an instalment; a rate, a total or VAT is not.
   const instalment = onceper((line) => !NOT_AN_INSTALMENT.test(line));
@@ -252,6 +291,13 @@ const EQUAL_INSTALMENTS = new RegExp(
   `\\b(?:fee|price|total|cost|sum|budget)\\b[^.;\\d]{0,30}?(?<price>${AMOUNT})[^.;]{0,80}?\\b(?<count>\\d{1,2}|${COUNT_WORDS}) (?:equal )?(?:monthly |quarterly |annual |yearly )?(?:instal?ments|payments|invoices|parts) of (?<each>${AMOUNT})`,
   "giu",
 );
+
+const sumOf = (list: readonly Amount[]) => Math.round(list.reduce((s, a) => s + a.value, 0) * 100) / 100;
+const SUBTOTAL = /\bsub-?total\b/i;
+const TAX_LINE = /\b(?:vat|tax|taxes|gst|hst|pst|mwst|ust|btw|iva|tva|moms|mva)\b/i;
+// "Our fee is S$36,000 before GST": an amount without the tax is no tax.
+const BEFORE_TAX = /\b(?:excl|excluding|exclusive of|before|plus|without|net of|not including)\b/i;
+const DISCOUNT_LINE = /\b(?:discount|rebate|reduction|credit)\b|\bless\b/i;
 
 function groupByLine(amounts: readonly Amount[]): Map<string, Amount[]> {
   const byLine = new Map<string, Amount[]>();

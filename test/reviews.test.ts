@@ -1304,6 +1304,16 @@ Invoices are payable within 30 days.`;
     expect(checks(table("19,000"))).toContainEqual(expect.objectContaining({ ok: false, message: expect.stringContaining("20000 makes 18000, but the total says 19000") }));
   });
 
+  it("a table under a heading that names the currency is priced in it, and a figure with its own sign keeps it", () => {
+    const totalCheck = (text: string) => reviewQuote(text, quoteRubric, noServices, url).consistency.find((c) => c.check === "total");
+    // "Estimate" heads the table's last column, and the table's figures are in the heading's CAD.
+    const estimate = (total: string) => `### Time & materials estimate (CAD)\n\n| Role | Hours | Rate | Estimate |\n|---|---:|---:|---:|\n| Solution architect | 60 | 180 | 10,800 |\n| Developer | 100 | 140 | 14,000 |\n| **Estimated total** | | | **${total}** |`;
+    expect(totalCheck(estimate("24,800"))).toMatchObject({ ok: true });
+    expect(totalCheck(estimate("23,800"))).toMatchObject({ ok: false });
+    // "R29,000" under "Fees (ZAR)" is 29,000 rand, not "R" and a second currency.
+    expect(totalCheck("## Fees (ZAR, excl. VAT)\n\n| Milestone | Amount |\n|---|---|\n| Design | R29,000 |\n| Build | R116,000 |\n| Total | R145,000 |")).toMatchObject({ ok: true });
+  });
+
   it("checks every day-rate computation in the quote, a count in front too, and instalments against a price stated once", () => {
     const computed = (text: string) => reviewQuote(text, quoteRubric, noServices, url).consistency.filter((c) => c.check === "computation");
     // Under the team, away from the price section.

@@ -59,7 +59,7 @@ const CURRENCY_HEADER = new RegExp(`(?:^|[^\\p{L}])(${CURRENCIES})(?:[^\\p{L}]|$
 const LABEL_CURRENCY = new RegExp(`(?:\\(\\s*|,\\s*|\\bin\\s+)(${CURRENCIES})(?:[^\\p{L}]|$)`, "iu");
 /** A figure that ends a line, written as money is ("12,000", "2.750,00", "1,80,000.00", "19750"), not "Phase 2". */
 // Not a phone number's last digits ("403-555-0182").
-const TRAILING_FIGURE = /(?<![\d.,'-])(?<!\d )(?!(?:19|20)\d\d\s*$)(\d{1,3}(?:,\d{2})+,\d{3}(?:\.\d{2})?|\d{1,3}(?:[.,' ]\d{3})+(?:[.,]\d{2})?|\d{3,}(?:[.,]\d{2})?)\s*$/;
+const TRAILING_FIGURE = /(?<![\d.,'-])(?<![A-Za-z€$£¥₹])(?<!\d )(?!(?:19|20)\d\d\s*$)(\d{1,3}(?:,\d{2})+,\d{3}(?:\.\d{2})?|\d{1,3}(?:[.,' ]\d{3})+(?:[.,]\d{2})?|\d{3,}(?:[.,]\d{2})?)\s*$/;
 /** A figure written with cents ("24,600.00", "1.950,00") and no currency ("R1 150,00") or unit ("2.50 s") beside it. */
 const CENTS_FIGURE = new RegExp(`(?<!${CURRENCY_SIGN}\\s?)(?<![\\d.,']\\s?)\\d{1,3}(?:[.,' ]\\d{3})*[.,]\\d{2}(?![\\d.,%])(?!\\s?(?:${CURRENCIES}|\\p{L}))`, "giu");
 const BOLD_END = /(?:\*\*|__)(\d[\d.,' ]*)(?:\*\*|__)\s*$/;
@@ -400,7 +400,9 @@ class SectionBuilder {
   private open(label: string, heading: boolean): void {
     this.blockCurrency = undefined;
     const criterion = this.resolve(label);
-    const currency = LABEL_CURRENCY.exec(label)?.[1]?.toUpperCase();
+    // A label inside a section ("| Role | Hours | Rate | Estimate |" under "Estimate (CAD)") keeps
+    // the currency the section's heading named, unless it names its own.
+    const currency = LABEL_CURRENCY.exec(label)?.[1]?.toUpperCase() ?? (heading ? undefined : this.outer.currency);
     const section: Section = { label, ...(criterion !== undefined ? { criterion } : {}), ...(currency ? { currency } : {}), lines: [] };
     this.sections.push(section);
     if (heading) {

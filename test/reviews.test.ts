@@ -1314,7 +1314,7 @@ Invoices are payable within 30 days.`;
     expect(totalCheck("## Fees (ZAR, excl. VAT)\n\n| Milestone | Amount |\n|---|---|\n| Design | R29,000 |\n| Build | R116,000 |\n| Total | R145,000 |")).toMatchObject({ ok: true });
   });
 
-  it("checks every day-rate computation in the quote, a count in front too, and instalments against a price stated once", () => {
+  it("checks every day-rate computation in the quote, a count in front too, and instalments against a price stated once, a share of the total too", () => {
     const computed = (text: string) => reviewQuote(text, quoteRubric, noServices, url).consistency.filter((c) => c.check === "computation");
     // Under the team, away from the price section.
     expect(computed("## Price\nFixed price: €12,550 excl. VAT.\n\n## Team and effort\n- Data engineering: 9 days @ €1,050 = €9,350\n- Data visualisation: 4 days @ €800 = €3,200")).toContainEqual(expect.objectContaining({ ok: false }));
@@ -1322,6 +1322,10 @@ Invoices are payable within 30 days.`;
     // "Our fixed price for the migration is USD 36,000": the price the instalments split, though it says "for".
     const schedule = reviewQuote("Our fixed price for the donor CRM migration is USD 36,000.\n\nPayment schedule:\n- USD 10,000 on signing\n- USD 15,000 when the test migration is approved\n- USD 10,000 on final cut-over", quoteRubric, noServices, url);
     expect(schedule.consistency).toContainEqual(expect.objectContaining({ check: "payment-amounts", ok: false }));
+    // "50% of the one-time total on signing ($2,875)" is an instalment, though it names the total.
+    const letter = (rest: string) => reviewQuote(`## Pricing\nSetup is a one-time fee of $3,000, data migration is $2,000, and admin training is $750, for a one-time total of $5,750.\n\nWe invoice 50% of the one-time total on signing ($2,875) and the remaining ${rest} on go-live.`, quoteRubric, noServices, url).consistency.find((c) => c.check === "payment-amounts");
+    expect(letter("$2,875")).toMatchObject({ ok: true });
+    expect(letter("$2,785")).toMatchObject({ ok: false });
   });
 
   it("a scope left open ('and any further features that are needed along the way') is vague, whatever else it lists", () => {

@@ -141,6 +141,7 @@ const NO_ITEM = "total|subtotal|sub-total|gross|ttc|brutto|optional|vat|tax|btw|
 // "the rest (24 000 Kč) on delivery" is when a share of the price is paid, not one of its items.
 const PAID_WHEN = "deposit|instal?ments?|balance|the rest|remainder|upon|on (?:signing|signature|order|confirmation|acceptance|delivery|completion|go-live|launch)";
 const NOT_AN_ITEM = new RegExp(`\\b(?:${NO_ITEM}|${PAID_WHEN})\\b|\\/(?:day|h|hour|month)\\b|%|${LEAD_IN}`, "i");
+const SHARE_OF_TOTAL = /%\s+of\s+(?:the\s+|our\s+|your\s+)?(?:[\p{L}-]+\s+){0,2}?(?:total|price|fee|amount)\b/giu;
 const NOT_AN_INSTALMENT = new RegExp(`\\b(?:${NO_ITEM})\\b|\\/(?:day|h|hour|month)\\b`, "i");
 
 /** Line items against the total, payment shares against 100%, and a single currency. */
@@ -251,7 +252,8 @@ export function consistency(all: string, priceText: string, paymentText: string,
   const single = priced.length === 1 && /\b(?:fixed|price|fee|total|cost|budget)\b/i.test(priced[0]!.line) && !/\d\S*\s+for\b|\b(?:breaks? down|broken down|consist|made up|compris)/i.test(priced[0]!.line) ? priced[0]!.value : undefined;
   const total = totals[0]?.value ?? (stated.length === 1 ? stated[0]!.stated : single);
   // A share's row ("At launch | 30% | £8,720") is an instalment; a rate, a total or VAT is not.
-  const instalment = onceper((line) => !NOT_AN_INSTALMENT.test(line));
+  // "50% of the one-time total on signing ($2,875)": a share of the total is an instalment all the same.
+  const instalment = onceper((line) => !NOT_AN_INSTALMENT.test(line.replace(SHARE_OF_TOTAL, "%")));
   const instalments = amounts(paymentText).filter((a) => instalment(a.line));
   // Checked with shares given too ("At launch | 30% | £8,720"): a share's amount can be wrong.
   if (total !== undefined && instalments.length >= 2) {

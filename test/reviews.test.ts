@@ -1314,6 +1314,14 @@ Invoices are payable within 30 days.`;
     expect(totalCheck("## Fees (ZAR, excl. VAT)\n\n| Milestone | Amount |\n|---|---|\n| Design | R29,000 |\n| Build | R116,000 |\n| Total | R145,000 |")).toMatchObject({ ok: true });
   });
 
+  it("a table right under the label that introduces it is that label's, and its total row's 100% is no share", () => {
+    const shares = (last: string, total: string) =>
+      reviewQuote(`**Payment schedule**\n\n| Milestone | % | Amount (AUD, ex GST) |\n|---|---:|---:|\n| Project kick-off | 20% | 10,000 |\n| Wireframes approved | 30% | 15,000 |\n| Build complete | 30% | 15,000 |\n| Launch | ${last} |\n| **Project total** | ${total} |`, quoteRubric, noServices, url).consistency.find((c) => c.check === "payment-shares");
+    // "Milestone" heads the first column, yet the shares are the payment schedule's.
+    expect(shares("30% | 15,000", " | **55,000**")).toMatchObject({ ok: false, message: expect.stringContaining("110%") });
+    expect(shares("20% | 10,000", "100% | **50,000**")).toMatchObject({ ok: true });
+  });
+
   it("checks every day-rate computation in the quote, a count in front too, and instalments against a price stated once, a share of the total too", () => {
     const computed = (text: string) => reviewQuote(text, quoteRubric, noServices, url).consistency.filter((c) => c.check === "computation");
     // Under the team, away from the price section.

@@ -210,11 +210,15 @@ class SectionBuilder {
     // "| On delivery of draft plan | 40% |", a row that only seems to name the timeline).
     const labelRows = rows.slice(1).filter((cells) => this.resolve(cleanLabel(cells[0] ?? "")) !== undefined).length;
     const firstNamed = header[0] !== undefined && header[0] !== "" && this.resolve(header[0]) !== undefined;
+    const headed = isHeader && (labelRows < 2 || firstNamed);
+    // Right under the label that introduces it ("**Payment schedule**" over "| Milestone | % | Amount |"),
+    // a table is that label's, whatever its columns are called.
+    const last = this.sections[this.sections.length - 1]!;
+    const introduced = headed && last.criterion !== undefined && last.lines.length === 0;
     // "| Phase | Amount |" under "💰 Investment" is the price's table, though "Phase" could name the timeline.
-    const current = this.sections[this.sections.length - 1]!.criterion;
-    const named = isHeader && (labelRows < 2 || firstNamed) ? (header.find((c) => current !== undefined && this.resolve(c) === current) ?? header.find((c) => c !== "" && this.resolve(c) !== undefined)) : undefined;
+    const named = headed && !introduced ? (header.find((c) => last.criterion !== undefined && this.resolve(c) === last.criterion) ?? header.find((c) => c !== "" && this.resolve(c) !== undefined)) : undefined;
     if (named !== undefined) this.open(named, false);
-    for (const cells of rows) this.row(cells.map((c) => c.trim()), named !== undefined);
+    for (const cells of rows) this.row(cells.map((c) => c.trim()), named !== undefined || introduced);
     this.endBlock();
   }
 

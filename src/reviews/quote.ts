@@ -269,7 +269,8 @@ export function consistency(all: string, priceText: string, paymentText: string,
     });
   }
   // "20% after each of the three sprints" is three instalments of 20%.
-  const shares = [...paymentText.matchAll(SHARES)].filter((m) => !NOT_A_SHARE.test(near(paymentText, m.index, m[0].length))).map(
+  // "| **Total** | 100% | 55,000 |": the total row's share is the sum, not one more share.
+  const shares = [...paymentText.matchAll(SHARES)].filter((m) => !NOT_A_SHARE.test(near(paymentText, m.index, m[0].length)) && !totalLine(lineAt(paymentText, m.index))).map(
     (m) => Number(m[1]!.replace(",", ".")) * (m[2] === undefined ? 1 : (COUNT[m[2].toLowerCase()] ?? Number(m[2]))),
   );
   if (shares.length >= 2) {
@@ -309,6 +310,12 @@ function groupByLine(amounts: readonly Amount[]): Map<string, Amount[]> {
     else byLine.set(a.line, [a]);
   }
   return byLine;
+}
+
+/** The line a match stands in. */
+function lineAt(text: string, at: number): string {
+  const end = text.indexOf("\n", at);
+  return text.slice(text.lastIndexOf("\n", at) + 1, end < 0 ? text.length : end);
 }
 
 /** The words just around a match, on its own line. */

@@ -2082,6 +2082,9 @@ The live site on briggsjoinery.co.uk, your own admin login and a recorded walkth
     // One-line paragraphs a blank line apart stay as they are.
     const letter = "Hi Anna,\n\nThe export is empty.\n\nIt worked in 4.1.\n\nSteps: open Reports.\n\nChrome 126.\n\nThanks,\n\nBen";
     expect(singleSpaced(letter)).toBe(letter);
+    // Lines that each end a sentence, a blank line apart, are double spacing too when paragraphs are two blank lines apart.
+    const story = "Feature: Scheduled publishing\n\n  As an editor in the newsroom\n\n  I want to schedule an article to go live at a set time\n\n  So that embargoed stories publish at 06:00\n\n\n\n  Scenario: publish at the scheduled time\n\n    Given a draft article scheduled for 06:00\n\n    When the clock reaches 06:00\n\n    Then the article is live within 1 minute";
+    expect(singleSpaced(story)).toBe("Feature: Scheduled publishing\n  As an editor in the newsroom\n  I want to schedule an article to go live at a set time\n  So that embargoed stories publish at 06:00\n\n  Scenario: publish at the scheduled time\n    Given a draft article scheduled for 06:00\n    When the clock reaches 06:00\n    Then the article is live within 1 minute");
   });
 
   it("reads a table pasted from a spreadsheet, its cells apart by tabs: the header row names the currency of the rows under it, blank lines and all", () => {

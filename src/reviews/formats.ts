@@ -392,8 +392,9 @@ export function singleSpaced(text: string): string {
     // A sentence that goes on after the blank line: a line break, not a paragraph's end.
     if (/[\p{Ll},]$/u.test(lines[i]!.trim()) && /^\s*\p{Ll}/u.test(lines[i + 2]!)) broken++;
   }
-  // One-line paragraphs a blank line apart are common; sentences broken by one are double spacing.
-  if (filled < 6 || spaced < filled * 0.6 || broken < 2) return text;
+  // One-line paragraphs a blank line apart are common; sentences broken by one are double spacing,
+  // and so are paragraphs parted by two blank lines or more (a double-spaced paragraph break).
+  if (filled < 6 || spaced < filled * 0.6 || (broken < 2 && !/\n[ \t]*\n[ \t]*\n/.test(text))) return text;
   return text.replace(/\n[ \t]*\n(?![ \t]*\n)/g, "\n").replace(/\n(?:[ \t]*\n){2,}/g, "\n\n");
 }
 

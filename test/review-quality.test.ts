@@ -184,7 +184,7 @@ describe("review verdicts do not depend on where lines are broken or how they ar
     // total row and a bold figure were read in columns as they are in a table).
     const { tickets, quotes, share } = await verdictChanges(columns, columns);
     expect(share(tickets, "tickets"), tickets.join(", ")).toBeLessThanOrEqual(0.01);
-    expect(share(quotes, "quotes"), quotes.join(", ")).toBeLessThanOrEqual(0.02);
+    expect(share(quotes, "quotes"), quotes.join(", ")).toBeLessThanOrEqual(0.005);
   });
 
   it("most dev items keep their verdict with a table given one cell a line or with their bullets lost, as some PDF and web copies paste them", async () => {
@@ -233,12 +233,13 @@ describe("review verdicts do not depend on where lines are broken or how they ar
     expect(spaced.share(spaced.tickets, "tickets"), spaced.tickets.join(", ")).toBeLessThanOrEqual(0.005);
     expect(spaced.share(spaced.quotes, "quotes"), spaced.quotes.join(", ")).toBeLessThanOrEqual(0.012);
     // Paragraphs indented as a PDF lays them out: Markdown would read four spaces as a code block,
-    // where no criterion is found. Measured: 30 of 740 tickets and 4 of 347 quotes (before
-    // paragraphs were unindented: 249 of 668 and 122).
+    // where no criterion is found. Measured: 18 of 812 tickets and 2 of 467 quotes (30 of 740 and
+    // 4 of 347 while a bracket after a space or a semicolon inside a sentence looked like code;
+    // before paragraphs were unindented: 249 of 668 and 122).
     const indented = (text: string) => text.split("\n").map((l) => (l.trim() === "" || /^#|^\d+\.|^[A-Z][A-Z &]+$/.test(l.trim()) ? l : `    ${l}`)).join("\n");
     const { tickets, quotes, share } = await verdictChanges(indented, indented);
-    expect(share(tickets, "tickets"), tickets.join(", ")).toBeLessThanOrEqual(0.045);
-    expect(share(quotes, "quotes"), quotes.join(", ")).toBeLessThanOrEqual(0.02);
+    expect(share(tickets, "tickets"), tickets.join(", ")).toBeLessThanOrEqual(0.023);
+    expect(share(quotes, "quotes"), quotes.join(", ")).toBeLessThanOrEqual(0.005);
   });
 });
 

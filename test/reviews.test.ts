@@ -5,7 +5,7 @@ import YAML from "yaml";
 import type { QuoteRubric, Service, TicketRubric } from "../src/catalog/types.js";
 import { vagueComplaint } from "../src/reviews/facts.js";
 import { isFiller, saysUnknown } from "../src/reviews/quality.js";
-import { singleSpaced, unwrapChat } from "../src/reviews/formats.js";
+import { prepare, singleSpaced, unwrapChat } from "../src/reviews/formats.js";
 import { reviewQuote } from "../src/reviews/quote.js";
 import { reviewTicket } from "../src/reviews/ticket.js";
 import { SAMPLE_CONTENT } from "./helpers/content.js";
@@ -2074,6 +2074,13 @@ The live site on briggsjoinery.co.uk, your own admin login and a recorded walkth
  (2) Changes after requirements are fixed are handled by change order with a revised estimate.
  (3) Defect liability: 1 year from acceptance, free repair.`, quoteRubric, noServices, url);
     expect(status(review)).toMatchObject({ "timeline-milestones": "met", "assumptions-responsibilities": "met", "change-requests": "met", "warranty-support": "met" });
+  });
+
+  it("an indented paragraph of sentences is prose, brackets and semicolons and all; indented code stays code", () => {
+    const prose = "Decommission stg-02\n\n    Why: staging moved to the stg-k8s cluster in March; stg-02 (the old VM) still costs ~$310/month.\n\nDone when the instance is terminated.";
+    expect(prepare(prose)).toContain("\nWhy: staging moved");
+    const code = "The job fails:\n\n    const total = items.reduce(sum);\n    console.log(total);\n\nSince 3.2.";
+    expect(prepare(code)).toContain("\n    const total = items.reduce(sum);");
   });
 
   it("reads a double-spaced paste as single-spaced: one blank line joins a broken sentence, two still part paragraphs", () => {

@@ -336,8 +336,10 @@ const SPEAKER_LINE = /^[ \t]*\p{Lu}[\p{L}.'’-]*(?: \p{Lu}[\p{L}.'’-]*){1,3}(
 
 const INDENTED = /^ {4,}\S/;
 const LIST_ITEM = /^\s*(?:[-*+•]|\d{1,2}[.)])\s/;
-// What a line of code or machine output has and a sentence does not.
-const CODE_SIGNS = /[{}();<>=`\\]|^\s*(?:at |#|\$ |>>>|\d{1,2}:\d{2})|\b\w+\.\w+\(|^\s*\S+$/;
+// What a line of code or machine output has and a sentence does not. A sentence has brackets
+// after a space ("the old VM (stg-02)") and semicolons inside it; code has calls ("run(") and ends
+// a statement with one.
+const CODE_SIGNS = /[{}<>=`\\]|\S\(|\(\)|;\s*$|^\s*(?:at |#|\$ |>>>|\d{1,2}:\d{2})|\b\w+\.\w+\(|^\s*\S+$/;
 
 /**
  * Indentation that is only layout: a text pasted with every line indented (a PDF's margin, a

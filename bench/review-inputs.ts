@@ -42,6 +42,12 @@ const SHAPES: Record<string, string> = {
   "WhatsApp prefixes": "[14/03/25, 10:42:05] Leo: ok\n",
   "forward notes": "FYI - forwarding this.\n",
   "digits alone a line": "1\n",
+  "invisible characters in words": "Ex\u00adpected re\u200bsult ",
+  "bold run-in labels": "**Problem** the export fails.\n",
+  "day-rate computations": "2 devs × 3 days × €1 = €6, ",
+  "tax and totals in turn": "Subtotal €1\nVAT €1\nTotal €2\n",
+  "shares of the total": "50% of the total (€1) and ",
+  "shares on one line": "1%, ",
 };
 
 // "a" then spaces to the end of one line, "1,1,1,...x" over a page footer, a long dictated clause

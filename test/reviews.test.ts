@@ -1322,6 +1322,28 @@ Invoices are payable within 30 days.`;
     expect(shares("20% | 10,000", "100% | **50,000**")).toMatchObject({ ok: true });
   });
 
+  it("raises no contradiction where the numbers are right, however the price is laid out (found by a second reviewer)", () => {
+    const right: [string, string][] = [
+      ["one-off and monthly rows, each group with its VAT", "## Price\n| Item | Amount |\n|---|---|\n| Setup | \u20ac3,000 |\n| Migration | \u20ac2,000 |\n| Subtotal one-off | \u20ac5,000 |\n| VAT 20% | \u20ac1,000 |\n| Total one-off | \u20ac6,000 |\n| Hosting (monthly) | \u20ac200 |\n| Support (monthly) | \u20ac300 |\n| VAT 20% on monthly fees | \u20ac100 |\n| Total monthly | \u20ac600 |"],
+      ["a price after the discount", "## Price\n- Design: \u20ac5,000\n- Build: \u20ac15,000\n- Subtotal: \u20ac20,000\n- Price after 10% discount: \u20ac18,000\n- VAT 20%: \u20ac3,600\n- Total: \u20ac21,600"],
+      ["a discount \"on the total\"", "## Price\n- Design: \u20ac5,000\n- Build: \u20ac15,000\n- Subtotal: \u20ac20,000\n- 10% discount on the total: -\u20ac2,000\n- VAT 20%: \u20ac3,600\n- Total: \u20ac21,600"],
+      ["\"less\" in prose", "## Price\n- Design: \u20ac5,000\n- Build: \u20ac15,000\n- Subtotal: \u20ac20,000\n- Hosting is billed by the provider and usually costs less than \u20ac50 a month.\n- VAT 20%: \u20ac4,000\n- Total: \u20ac24,000"],
+      ["VAT with its base", "## Price\n- Design: \u00a35,000\n- Build: \u00a315,000\n- Subtotal: \u00a320,000\n- VAT: \u00a34,000 (20% of \u00a320,000)\n- Total: \u00a324,000"],
+      ["a total due at signing after a tax note", "## Price\n- Design: $5,000\n- Build: $15,000\n- Total: $20,000\n- Sales tax of $1,600 applies in Texas.\n- Total due at signing (50% deposit): $10,800"],
+      ["shares \"of the total\"", "## Price\nFixed price: \u20ac20,000 excl. VAT.\n\n## Payment terms\n- 30% of the total on signing\n- 40% at beta delivery\n- 30% on go-live"],
+      ["a share \"of the total fee of $5,750\"", "## Price\n- Setup: $3,000\n- Migration: $2,000\n- Training: $750\n- Total: $5,750\n\n## Payment terms\n- Deposit: 50% of the total fee of $5,750 ($2,875) on signing\n- Balance: $2,875 on go-live"],
+      ["\"*\" bullets under a heading that ends in a number", "## Effort and price\n\n### Phase 1\n* 10 days \u00d7 \u20ac800 = \u20ac8,000\n\n### Phase 2\n* 5 days \u00d7 \u20ac800 = \u20ac4,000\n\nTotal: \u20ac12,000"],
+      ["a rate per sprint", "## Price\n3 sprints \u00d7 2 weeks at \u20ac8,000 per sprint = \u20ac24,000"],
+      ["\"Plus VAT\" after a discount", "## Price\n- Design: \u00a35,000\n- Build: \u00a315,000\n- Subtotal: \u00a320,000\n- Loyalty discount: -\u00a32,000\n- Plus VAT at 20%: \u00a33,600\n- Total: \u00a321,600"],
+      ["\"of which VAT\", then a total due on signing", "## Price\n- Design: \u20ac5,000\n- Build: \u20ac5,000\n- Total excl. VAT: \u20ac10,000\n- Total incl. VAT: \u20ac12,100\n- of which VAT (21%): \u20ac2,100\n- Total due on signing (50%): \u20ac6,050"],
+      ["bold item names in a price list", "# Quote: booking portal\n\n## Scope\nPatient booking portal with login and reminders. Not included: payments.\n\n## Price\n- **Design** \u20ac4,000\n- **Build** \u20ac12,000\n- **Support** for the first 12 months \u20ac2,400\n- **Handover** and training \u20ac1,600\n- **Total** \u20ac20,000 excl. VAT\n\n## Payment terms\n50% on signing, 50% on go-live."],
+      ["a discount naming the list price", "## Price\n- Licence: \u20ac15,000\n- Setup: \u20ac5,000\n- Subtotal: \u20ac20,000\n- Partner discount: \u20ac2,000 off the list price of \u20ac20,000\n- Total: \u20ac18,000"],
+      ["VAT named with its base", "## Price\n- Design: €5,000\n- Build: €15,000\n- Subtotal: €20,000\n- VAT 20% on €20,000: €4,000\n- Total: €24,000"],
+      ["a discount on the total with no subtotal", "## Price\n- Design: €5,000\n- Build: €15,000\n- 10% discount on the total: -€2,000\n- Total: €18,000"]
+    ];
+    for (const [name, text] of right) expect(reviewQuote(text, quoteRubric, noServices, url).consistency.filter((c) => !c.ok), name).toEqual([]);
+  });
+
   it("checks every day-rate computation in the quote, a count in front too, and instalments against a price stated once, a share of the total too", () => {
     const computed = (text: string) => reviewQuote(text, quoteRubric, noServices, url).consistency.filter((c) => c.check === "computation");
     // Under the team, away from the price section.

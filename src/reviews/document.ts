@@ -1,5 +1,5 @@
 import { Lexer, type Token, type Tokens } from "marked";
-import { COLUMNS, CURRENCIES, CURRENCY_SIGN, FIGURE_ONLY, isAction, pastStep, saysWhatHappens } from "./facts.js";
+import { AMOUNT_PATTERN, COLUMNS, CURRENCIES, CURRENCY_SIGN, FIGURE_ONLY, isAction, pastStep, saysWhatHappens } from "./facts.js";
 import { prepare } from "./formats.js";
 import { hollowLine } from "./quality.js";
 
@@ -495,6 +495,9 @@ function softLabel(line: string, resolve: LabelResolver): { label: string; rest:
   return { label, rest: m[2]!.trim(), known: true };
 }
 
+// A few words and the amount they cost, perhaps with its tax: "for the first 12 months €2,400 excl. VAT".
+const PRICED_ITEM = new RegExp(`^[^.!?]{0,60}?(?:${AMOUNT_PATTERN.source})(?:\\s*(?:excl|incl|plus|\\+)\\.?\\s*\\p{L}+)?\\s*$`, "iu");
+
 /**
  * "**Problem** Teachers grant ...", "**6. Acceptance** The release ...", "**What did you expect?** The PDF ...": a known name in bold
  * at the start of a line, run in with its text. The bold marks it as a label, so a question or a
@@ -504,7 +507,8 @@ function boldRunIn(line: string, resolve: LabelResolver): { label: string; rest:
   const m = /^(?:\d+(?:\.\d+)*[.)]?\s+)?(?:\*\*|__)(?:\d+(?:\.\d+)*[.)]?\s+)?([\p{L}][^*_]{0,80}?)(?:\*\*|__)\s+(\S.*)$/u.exec(line.trim());
   if (!m) return undefined;
   const label = cleanLabel(m[1]!);
-  if (label === "" || wordsOf(label) > MAX_LABEL_WORDS || resolve(label) === undefined) return undefined;
+  // "- **Support** for the first 12 months €2,400" is a priced item that names a term, not its section.
+  if (label === "" || wordsOf(label) > MAX_LABEL_WORDS || resolve(label) === undefined || PRICED_ITEM.test(m[2]!)) return undefined;
   return { label, rest: m[2]!.trim(), known: true };
 }
 

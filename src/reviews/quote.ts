@@ -118,10 +118,11 @@ const UNIT = "(?:[\\p{L}-]+\\s+){0,2}?(?:days?|hours?|hrs?|weeks?|months?|sprint
 const AMOUNT = AMOUNT_PATTERN.source;
 /**
  * "12 days × €850 = €11,050", "48 consultant days at a day rate of EUR 1,050, which comes to EUR 50,400",
- * "2 devs × 15 days × $800/day = $24,000" (a count in front multiplies it).
+ * "2 devs × 15 days × $800/day = $24,000": a count in front, on the same line, multiplies it; when the
+ * rate is per what that count counts ("3 sprints × 2 weeks at €8,000 per sprint"), it is the quantity.
  */
 const COMPUTATION = new RegExp(
-  `\\b(?:(?<times>\\d{1,3})\\s*(?:\\p{L}+\\s*)?(?:×|x|\\*)\\s*)?(?<count>\\d+(?:[.,]\\d+)?)\\s*${UNIT}?\\s*(?:×|x|\\*|@|at)\\s*(?:an?\\s+(?:\\p{L}+\\s+)?rate\\s+of\\s+)?(?<rate>${AMOUNT})(?:\\s*(?:per|/|a|an)\\s*\\p{L}+)?\\s*(?:=|→|:|,?\\s*(?:which\\s+)?(?:comes?|amounts?)\\s+to|,?\\s*(?:making|totall?ing|in total))\\s*(?<result>${AMOUNT})`,
+  `\\b(?:(?<times>\\d{1,3})[ \\t]*(?<counted>\\p{L}+)?[ \\t]*(?:×|x)[ \\t]+)?(?<count>\\d+(?:[.,]\\d+)?)\\s*${UNIT}?\\s*(?:×|x|\\*|@|at)\\s*(?:an?\\s+(?:\\p{L}+\\s+)?rate\\s+of\\s+)?(?<rate>${AMOUNT})(?:\\s*(?:per|/|a|an)\\s*(?<per>\\p{L}+))?\\s*(?:=|→|:|,?\\s*(?:which\\s+)?(?:comes?|amounts?)\\s+to|,?\\s*(?:making|totall?ing|in total))\\s*(?<result>${AMOUNT})`,
   "giu",
 );
 
@@ -130,9 +131,16 @@ function valueOf(amount: string): number {
   return parseAmount(m?.[1] ?? m?.[2] ?? "0");
 }
 
-/** Quantity times rate against the result the quote states. */
+/** Quantity times rate against the result the quote states. Lines stay apart: a count in front is on the computation's line. */
 function computations(text: string): { stated: number; computed: number; found: string }[] {
-  return [...text.matchAll(COMPUTATION)].map((m) => ({ stated: valueOf(m.groups!.result!), computed: Number(m.groups!.times ?? 1) * Number(m.groups!.count!.replace(",", ".")) * valueOf(m.groups!.rate!), found: m[0] }));
+  const singular = (word: string | undefined) => word?.toLowerCase().replace(/s$/, "");
+  return [...text.replace(/[ \t]+/g, " ").matchAll(COMPUTATION)].map((m) => {
+    const { times, counted, count, rate, per, result } = m.groups!;
+    const perCounted = counted !== undefined && singular(counted) === singular(per);
+    // "3 sprints × 2 weeks at €8,000 per sprint": the rate is per sprint, so the sprints are what it multiplies.
+    const quantity = perCounted ? Number(times) : Number(times ?? 1) * Number(count!.replace(",", "."));
+    return { stated: valueOf(result!), computed: quantity * valueOf(rate!), found: m[0].replace(/\s+/g, " ") };
+  });
 }
 
 const TOTAL = new RegExp(`\\b(?:total|sum|grand total|in total|total price|total fee)\\b|${LEAD_IN}`, "i");
@@ -142,6 +150,10 @@ const NO_ITEM = "total|subtotal|sub-total|gross|ttc|brutto|optional|vat|tax|btw|
 const PAID_WHEN = "deposit|instal?ments?|balance|the rest|remainder|upon|on (?:signing|signature|order|confirmation|acceptance|delivery|completion|go-live|launch)";
 const NOT_AN_ITEM = new RegExp(`\\b(?:${NO_ITEM}|${PAID_WHEN})\\b|\\/(?:day|h|hour|month)\\b|%|${LEAD_IN}`, "i");
 const SHARE_OF_TOTAL = /%\s+of\s+(?:the\s+|our\s+|your\s+)?(?:[\p{L}-]+\s+){0,2}?(?:total|price|fee|amount)\b/giu;
+// "50% of the total fee of $5,750 ($2,875)": the amount the share is taken of is not paid again.
+const SHARE_TAKEN_OF = /%\s+of\s+[^%\n]{0,40}?\b(?:total|price|fee|amount|sum)\b(?:\s+\p{L}+){0,2}?\s+(?:of|is)\s*$/iu;
+// "| **Project total** | 100% |", "Total: 100%": a row that a total heads.
+const TOTAL_ROW = /^[\s|*_]*(?:[\p{L}-]+\s+)?(?:sub-?)?total\b/iu;
 const NOT_AN_INSTALMENT = new RegExp(`\\b(?:${NO_ITEM})\\b|\\/(?:day|h|hour|month)\\b`, "i");
 
 /** Line items against the total, payment shares against 100%, and a single currency. */
@@ -176,44 +188,41 @@ export function consistency(all: string, priceText: string, paymentText: string,
   const pricedItems = (rows: readonly [string, Amount[]][]) => rows.filter(([line]) => item(line)).flatMap(([, on]) => on.filter((a) => !a.rate).slice(-1));
   const rows = [...byLine];
   const items = pricedItems(rows);
-  const isTotal = (line: string) => totalLine(line) || SUBTOTAL.test(line);
+  // "10% discount on the total: -€2,000" names the total it comes off; it is no total itself.
+  const isTotal = onceper((line) => (totalLine(line) || SUBTOTAL.test(line)) && !DISCOUNT_LINE.test(line.slice(0, Math.max(0, line.search(/\b(?:sub-?)?total\b/i)))));
+  const stepOf = onceper((line) => stepLine(line) !== undefined);
   // Tax and discounts stated on lines of their own: the steps from the items to a total after them.
-  const stepOf = (line: string, on: readonly Amount[]) => {
-    const amount = on.filter((a) => !a.rate).at(-1)?.value;
-    if (amount === undefined || isTotal(line)) return 0;
-    return DISCOUNT_LINE.test(line) ? -Math.abs(amount) : TAX_LINE.test(line) && !BEFORE_TAX.test(line) ? amount : 0;
-  };
+  const steps = rows.map(([line, on]) => (isTotal(line) ? 0 : (stepLine(line, on) ?? 0)));
   if (totals.length > 0 && items.length >= 2) {
     const sum = sumOf(items);
-    const total = totals[0]!.value;
     // The quote adds up when one plain reading does: the items, or only those over the first total
     // line (what follows it, "Optional add-ons, not part of the total above", is no part of it),
     // make a total it states, as they are or with the discount and tax on its lines.
     const firstTotal = rows.findIndex(([line]) => isTotal(line));
     const readings = firstTotal > 0 ? [sum, sumOf(pricedItems(rows.slice(0, firstTotal)))] : [sum];
-    const steps = rows.map(([line, on]) => stepOf(line, on));
     const discount = steps.filter((n) => n < 0).reduce((a, n) => a + n, 0);
     const tax = steps.filter((n) => n > 0).reduce((a, n) => a + n, 0);
     const stated = rows.filter(([line, on]) => isTotal(line) && on.some((a) => !a.rate)).map(([line, on]) => totalOf(on, line).value);
-    const ok = readings.some((added) => [0, discount, tax, discount + tax].some((step) => stated.some((t) => Math.abs(added + step - t) < 1)));
+    const made = stated.find((t) => readings.some((added) => [0, discount, tax, discount + tax].some((step) => Math.abs(added + step - t) < 1)));
     checks.push({
       check: "total",
-      ok,
-      message: ok ? `The line items add up to the total (${total}).` : `The line items add up to ${sum}, but the total says ${total}: ask which is right.`,
+      ok: made !== undefined,
+      message: made !== undefined ? `The line items add up to the total (${made}).` : `The line items add up to ${sum}, but the total says ${totals[0]!.value}: ask which is right.`,
     });
   }
-  // "Sub-total 4,50,000 / GST @ 18% 81,000 / Grand total 5,41,000": from one total to the next, the
-  // discount and tax between them must make the difference.
+  // "Sub-total 4,50,000 / GST @ 18% 81,000 / Grand total 5,41,000": a total, then only discount and
+  // tax lines, then a total: the steps must make the difference. Anything else between them (more
+  // items, a note, a payment line) ends the chain; a total due on signing or a share is no total.
   let running: number | undefined;
   let step = 0;
-  for (const [line, on] of rows) {
+  rows.forEach(([line, on], i) => {
     if (!isTotal(line)) {
-      if (running !== undefined) step += stepOf(line, on);
-      continue;
+      if (stepOf(line)) step += steps[i]!;
+      else running = undefined;
+      return;
     }
-    const value = on.some((a) => !a.rate) ? totalOf(on, line).value : undefined;
-    if (value === undefined) continue;
-    if (running !== undefined && step !== 0) {
+    const value = on.some((a) => !a.rate) && !INSTALMENT_TOTAL.test(line) ? totalOf(on, line).value : undefined;
+    if (value !== undefined && running !== undefined && step !== 0) {
       const expected = Math.round((running + step) * 100) / 100;
       const ok = Math.abs(expected - value) < 1;
       checks.push({
@@ -224,11 +233,11 @@ export function consistency(all: string, priceText: string, paymentText: string,
     }
     running = value;
     step = 0;
-  }
-  const stated = computations(priceText.replace(/\s+/g, " "));
+  });
+  const stated = computations(priceText);
   // "9 days @ €1,050 = €9,350" is wrong wherever it stands: in a list over the total, an e-mail's
   // lines, a support section. Every one in the quote is checked.
-  for (const c of computations(all.replace(/\s+/g, " "))) {
+  for (const c of computations(all)) {
     const ok = Math.abs(c.computed - c.stated) < 1;
     checks.push({
       check: "computation",
@@ -254,7 +263,7 @@ export function consistency(all: string, priceText: string, paymentText: string,
   // A share's row ("At launch | 30% | £8,720") is an instalment; a rate, a total or VAT is not.
   // "50% of the one-time total on signing ($2,875)": a share of the total is an instalment all the same.
   const instalment = onceper((line) => !NOT_AN_INSTALMENT.test(line.replace(SHARE_OF_TOTAL, "%")));
-  const instalments = amounts(paymentText).filter((a) => instalment(a.line));
+  const instalments = amounts(paymentText).filter((a) => instalment(a.line) && !SHARE_TAKEN_OF.test(a.line.slice(Math.max(0, a.at - 80), a.at)));
   // Checked with shares given too ("At launch | 30% | £8,720"): a share's amount can be wrong.
   if (total !== undefined && instalments.length >= 2) {
     const sum = Math.round(instalments.reduce((s, a) => s + a.value, 0) * 100) / 100;
@@ -269,10 +278,13 @@ export function consistency(all: string, priceText: string, paymentText: string,
     });
   }
   // "20% after each of the three sprints" is three instalments of 20%.
-  // "| **Total** | 100% | 55,000 |": the total row's share is the sum, not one more share.
-  const shares = [...paymentText.matchAll(SHARES)].filter((m) => !NOT_A_SHARE.test(near(paymentText, m.index, m[0].length)) && !totalLine(lineAt(paymentText, m.index))).map(
-    (m) => Number(m[1]!.replace(",", ".")) * (m[2] === undefined ? 1 : (COUNT[m[2].toLowerCase()] ?? Number(m[2]))),
-  );
+  // "| **Total** | 100% | 55,000 |": the total row's share is the sum, not one more share ("30% of
+  // the total on signing" is one). Read line by line: a share never spans two.
+  const shares = paymentText
+    .split("\n")
+    .filter((line) => !TOTAL_ROW.test(line))
+    .flatMap((line) => [...line.matchAll(SHARES)].filter((m) => !NOT_A_SHARE.test(near(line, m.index, m[0].length))))
+    .map((m) => Number(m[1]!.replace(",", ".")) * (m[2] === undefined ? 1 : (COUNT[m[2].toLowerCase()] ?? Number(m[2]))));
   if (shares.length >= 2) {
     const sum = Math.round(shares.reduce((s, n) => s + n, 0) * 100) / 100;
     checks.push({
@@ -297,10 +309,24 @@ const EQUAL_INSTALMENTS = new RegExp(
 
 const sumOf = (list: readonly Amount[]) => Math.round(list.reduce((s, a) => s + a.value, 0) * 100) / 100;
 const SUBTOTAL = /\bsub-?total\b/i;
+/**
+ * A tax or discount line's signed amount: "VAT 20%: €4,000", "Plus GST at 9% (S$3,240)", "Early-signature
+ * discount -€2,000": the line's one amount. A line that states a price without or after it ("Our fee
+ * is S$36,000 before GST", "Price after 10% discount: €18,000", "of which VAT") or names its base
+ * too ("VAT 20% on €20,000: €4,000") is no step.
+ */
+function stepLine(line: string, on: readonly Amount[] = amounts(line)): number | undefined {
+  const priced = on.filter((a) => !a.rate);
+  if (priced.length !== 1 || NOT_A_STEP.test(line)) return undefined;
+  if (DISCOUNT_LINE.test(line)) return -Math.abs(priced[0]!.value);
+  return TAX_LINE.test(line) ? priced[0]!.value : undefined;
+}
+
 const TAX_LINE = /\b(?:vat|tax|taxes|gst|hst|pst|mwst|ust|btw|iva|tva|moms|mva)\b/i;
-// "Our fee is S$36,000 before GST": an amount without the tax is no tax.
-const BEFORE_TAX = /\b(?:excl|excluding|exclusive of|before|plus|without|net of|not including)\b/i;
-const DISCOUNT_LINE = /\b(?:discount|rebate|reduction|credit)\b|\bless\b/i;
+const DISCOUNT_LINE = /\b(?:discount|rebate|reduction)\b/i;
+const NOT_A_STEP = /\b(?:excl|excluding|exclusive of|before|after|without|net of|not including|of which|price|fee|cost|list)\b/i;
+// "Total due on signing (50%): €6,050" is the first instalment, not a total the steps lead to.
+const INSTALMENT_TOTAL = /%|\b(?:due|deposit|on signing|on signature|upfront|up front|instal?ment)\b/i;
 
 function groupByLine(amounts: readonly Amount[]): Map<string, Amount[]> {
   const byLine = new Map<string, Amount[]>();
@@ -312,17 +338,13 @@ function groupByLine(amounts: readonly Amount[]): Map<string, Amount[]> {
   return byLine;
 }
 
-/** The line a match stands in. */
-function lineAt(text: string, at: number): string {
-  const end = text.indexOf("\n", at);
-  return text.slice(text.lastIndexOf("\n", at) + 1, end < 0 ? text.length : end);
-}
-
-/** The words just around a match, on its own line. */
+/** The words just around a match, on its own line; looked for in a window, so a long line of matches stays linear. */
 function near(text: string, at: number, length: number): string {
-  const start = Math.max(text.lastIndexOf("\n", at) + 1, at - 25);
-  const lineEnd = text.indexOf("\n", at + length);
-  return text.slice(start, Math.min(lineEnd < 0 ? text.length : lineEnd, at + length + 15));
+  const from = Math.max(0, at - 25);
+  const before = text.slice(from, at);
+  const after = text.slice(at, at + length + 15);
+  const lineEnd = after.indexOf("\n", length);
+  return before.slice(before.lastIndexOf("\n") + 1) + (lineEnd < 0 ? after : after.slice(0, lineEnd));
 }
 
 /** A test of a line, run once per distinct line: a line can hold thousands of amounts. */

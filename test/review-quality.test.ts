@@ -225,6 +225,26 @@ describe("review verdicts do not depend on where lines are broken or how they ar
     }
   });
 
+  it("dev items keep their verdict as an agent or a client may send them: fenced as code, quoted under a lead-in, with <br> or escaped line breaks", async () => {
+    // Measured before such wrappings were undone: fenced, 398 of 727 tickets and 222 of 426 quotes
+    // changed; between triple quotes under "The user wrote:", 43 tickets; <br>, 80 and 203;
+    // "\n" escaped, 268 and 205. A bare "```" around a text with bare fences of its own is two
+    // readings at once and is left as Markdown reads it (13 tickets change so).
+    const shapes = [
+      (text: string) => `\`\`\`text\n${text}\n\`\`\``,
+      (text: string) => `The user wrote:\n\n"""\n${text}\n"""`,
+      (text: string) => text.replace(/\n/g, "<br>\n"),
+    ];
+    for (const shape of shapes) {
+      const { tickets, quotes } = await verdictChanges(shape, shape);
+      expect([...tickets, ...quotes]).toEqual([]);
+    }
+    // One dev ticket quotes a file's bytes with "\n" in them, which an escaped text cannot tell apart.
+    const escaped = (text: string) => text.replace(/\n/g, "\\n");
+    const sent = await verdictChanges(escaped, escaped);
+    expect(sent.tickets.length + sent.quotes.length, [...sent.tickets, ...sent.quotes].join(", ")).toBeLessThanOrEqual(1);
+  });
+
   it("nearly all dev items keep their verdict double-spaced or with their paragraphs indented by four spaces", async () => {
     // Double-spaced (a blank line after every line, two or more between paragraphs): measured 3 of
     // 812 tickets and 5 of 467 quotes (21 and 26 while only sentences broken over a blank line

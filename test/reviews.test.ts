@@ -2098,6 +2098,19 @@ The live site on briggsjoinery.co.uk, your own admin login and a recorded walkth
     expect(status(review)).toMatchObject({ "timeline-milestones": "met", "assumptions-responsibilities": "met", "change-requests": "met", "warranty-support": "met" });
   });
 
+  it("undoes what an agent does to a text on its way: a fence around all of it, a lead-in over it, <br> and escaped line breaks", () => {
+    expect(prepare("The user wrote:\n```text\n## Steps\n1. Open Reports\n```")).toBe("## Steps\n1. Open Reports");
+    expect(prepare("Steps:\\n1. Open Reports\\n2. Export\\nExpected: a file")).toBe("Steps:\n1. Open Reports\n2. Export\nExpected: a file");
+    expect(prepare("Steps:<br>1. Open Reports<br/>2. Export")).toBe("Steps:\n1. Open Reports\n2. Export");
+    // A log fenced inside a ticket stays code, and so does a fence with more than a lead-in outside it.
+    const logged = "The export fails since 3.2.\n\n```\nTypeError: amount is undefined\n```\n\nChrome 126 on Windows 11.";
+    expect(prepare(logged)).toContain("```\nTypeError");
+    const twoLogs = "```\nTypeError: amount is undefined\n```\nThe export fails since 3.2.\n```\nat applyGiftCard (totals.ts:88)\n```";
+    expect(prepare(twoLogs)).toBe(twoLogs);
+    // Fenced whole with a block of its own inside, opened with its language.
+    expect(prepare("```\nThe export fails:\n```js\nconsole.log(total)\n```\nChrome 126.\n```")).toBe("The export fails:\n```js\nconsole.log(total)\n```\nChrome 126.");
+  });
+
   it("an indented paragraph of sentences is prose, brackets and semicolons and all; indented code stays code", () => {
     const prose = "Decommission stg-02\n\n    Why: staging moved to the stg-k8s cluster in March; stg-02 (the old VM) still costs ~$310/month.\n\nDone when the instance is terminated.";
     expect(prepare(prose)).toContain("\nWhy: staging moved");

@@ -10,7 +10,7 @@ import { COLUMNS, FIGURE_ONLY } from "./facts.js";
 
 /** NFKC fixes PDF ligatures and odd spaces; hyphenated line breaks are rejoined. */
 export function normalize(text: string): string {
-  return text
+  return unwrapped(text)
     .normalize("NFKC")
     .replace(/\r\n?/g, "\n")
     // Invisible characters web pages, chat apps and hyphenating PDFs leave in copied text (soft
@@ -34,6 +34,38 @@ export function normalize(text: string): string {
     // "Discovery ........ USD 4,500": a dot leader joins a name to its figure; it ends no sentence.
     .replace(/(\S)[ \t]*\.{4,}[ \t]*(?=\S)/g, "$1 – ");
 }
+
+/**
+ * What an agent, a client library or a web form may do to a text on its way here: break its lines
+ * with the two characters "\n" (a string escaped twice) or with HTML's <br>, or fence the whole of
+ * it as code ("```text" ... "```", or between triple quotes) under a line such as "The user
+ * wrote:". Undone, so the text is read as its author wrote it.
+ */
+function unwrapped(text: string): string {
+  const escaped = text.split("\\n").length - 1;
+  const breaks = escaped >= 3 && escaped > 4 * (text.split("\n").length - 1) ? text.replace(/\\r\\n|\\n/g, "\n").replace(/\\t/g, "\t") : text;
+  const lines = breaks.replace(/<br\s*\/?>[ \t]*\r?\n?/gi, "\n").split(/\r?\n/);
+  const joined = lines.join("\n");
+  const open = lines.findIndex((line) => FENCE.test(line));
+  if (open < 0) return joined;
+  // The fences of the same kind as the first ("```" inside '"""' is the text's own).
+  const marker = lines[open]!.trim().slice(0, 3);
+  const fences = lines.flatMap((line, at) => (at >= open && FENCE.test(line) && line.trim().startsWith(marker) ? [at] : []));
+  const close = fences[fences.length - 1]!;
+  // Only a fence around everything: one labelled as text ("```text", "```markdown"), or one whose
+  // inner blocks open with their language ("```js" ... "```"). "```" log "```" text "```" log "```"
+  // is two blocks, and a log fenced inside a ticket stays code.
+  const prose = /^[ \t]*(?:```|~~~|""")[ \t]*(?:text|txt|plain|plaintext|markdown|md|email)[ \t]*$/i.test(lines[open]!);
+  const nested = prose || fences.slice(1, -1).every((at, i) => (i % 2 === 0) === /^[ \t]*(?:```|~~~)[ \t]*[\w+-]/.test(lines[at]!));
+  if (fences.length % 2 !== 0 || !nested || close - open < 2) return joined;
+  // Nothing after it, and before it nothing or a sender's lead-in ("The user wrote:"), which goes too.
+  const before = lines.slice(0, open).join(" ").trim();
+  const after = lines.slice(close + 1).join(" ").trim();
+  if (after !== "" || (before !== "" && !(before.length <= 120 && before.endsWith(":")))) return joined;
+  return lines.slice(open + 1, close).join("\n");
+}
+
+const FENCE = /^[ \t]*(?:```|~~~|""")[\w+-]*[ \t]*$/;
 
 // Jira wiki markup is told apart from Markdown by constructs Markdown does not have.
 // ("** item" is a nested bullet: Markdown has no line that starts so.)

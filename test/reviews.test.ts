@@ -2105,6 +2105,7 @@ The live site on briggsjoinery.co.uk, your own admin login and a recorded walkth
     // A log fenced inside a ticket stays code, and so does a fence with more than a lead-in outside it.
     const logged = "The export fails since 3.2.\n\n```\nTypeError: amount is undefined\n```\n\nChrome 126 on Windows 11.";
     expect(prepare(logged)).toContain("```\nTypeError");
+    for (const own of ["The export fails since 3.2.\n```\nTypeError: amount is undefined\n```", "```\nTypeError: amount is undefined\n```\nChrome 126 on Windows 11."]) expect(prepare(own)).toContain("```");
     const twoLogs = "```\nTypeError: amount is undefined\n```\nThe export fails since 3.2.\n```\nat applyGiftCard (totals.ts:88)\n```";
     expect(prepare(twoLogs)).toBe(twoLogs);
     // Fenced whole with a block of its own inside, opened with its language.

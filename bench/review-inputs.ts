@@ -48,6 +48,9 @@ const SHAPES: Record<string, string> = {
   "tax and totals in turn": "Subtotal €1\nVAT €1\nTotal €2\n",
   "shares of the total": "50% of the total (€1) and ",
   "shares on one line": "1%, ",
+  "line breaks escaped": "The export fails.\\n",
+  "HTML line breaks": "The export fails.<br>",
+  "fences a line": "```\n",
 };
 
 // "a" then spaces to the end of one line, "1,1,1,...x" over a page footer, a long dictated clause

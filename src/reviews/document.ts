@@ -447,8 +447,9 @@ function wordsOf(text: string): number {
 }
 
 /**
- * "Expected result: the order is placed", "**Env:** Chrome 126", "2. Scope: ...", "**Problem** ...". The label part
- * is short and starts with a letter; a time ("10:30") or a URL ("https://") is not a label.
+ * "Expected result: the order is placed", "**Env:** Chrome 126", "2. Scope: ...", "**Problem** ...".
+ * The label part is short and starts with a letter; a time ("10:30") or a URL ("https://") is not a
+ * label.
  */
 function inlineLabel(line: string, resolve: LabelResolver): { label: string; rest: string; known: boolean } | undefined {
   return colonLabel(line, resolve) ?? softLabel(line, resolve) ?? boldRunIn(line, resolve);
@@ -499,9 +500,9 @@ function softLabel(line: string, resolve: LabelResolver): { label: string; rest:
 const PRICED_ITEM = new RegExp(`^[^.!?]{0,60}?(?:${AMOUNT_PATTERN.source})(?:\\s*(?:excl|incl|plus|\\+)\\.?\\s*\\p{L}+)?\\s*$`, "iu");
 
 /**
- * "**Problem** Teachers grant ...", "**6. Acceptance** The release ...", "**What did you expect?** The PDF ...": a known name in bold
- * at the start of a line, run in with its text. The bold marks it as a label, so a question or a
- * verb in it is no sign of prose.
+ * "**Problem** Teachers grant ...", "**6. Acceptance** The release ...", "**What did you expect?**
+ * The PDF ...": a known name in bold at the start of a line, run in with its text. The bold marks
+ * it as a label, so a question or a verb in it is no sign of prose.
  */
 function boldRunIn(line: string, resolve: LabelResolver): { label: string; rest: string; known: boolean } | undefined {
   const m = /^(?:\d+(?:\.\d+)*[.)]?\s+)?(?:\*\*|__)(?:\d+(?:\.\d+)*[.)]?\s+)?([\p{L}][^*_]{0,80}?)(?:\*\*|__)\s+(\S.*)$/u.exec(line.trim());

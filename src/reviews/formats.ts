@@ -8,14 +8,15 @@ import { COLUMNS, FIGURE_ONLY } from "./facts.js";
  * lines, so the cost grows with the text's length only.
  */
 
-/** NFKC fixes PDF ligatures and odd spaces; hyphenated line breaks are rejoined. */
+/** A text unwrapped from what carried it; NFKC fixes PDF ligatures and odd spaces; hyphenated line breaks are rejoined. */
 export function normalize(text: string): string {
   return unwrapped(text)
     .normalize("NFKC")
     .replace(/\r\n?/g, "\n")
     // Invisible characters web pages, chat apps and hyphenating PDFs leave in copied text (soft
-    // hyphen, zero-width space and joiners, direction marks, word joiner, byte-order mark) sit inside words: they
-    // go, so "Ex\u00adpected" is the word it shows. An emoji's joiner goes too; its pictographs stay.
+    // hyphen, zero-width space and joiners, direction marks, word joiner, byte-order mark) sit
+    // inside words: they go, so "Ex\u00adpected" is the word it shows. An emoji's joiner goes too;
+    // its pictographs stay.
     .replace(/[\u00ad\u200b-\u200f\u2060\ufeff]/g, "")
     .replace(/[\u00a0\u2000-\u200a\u2028\u2029]/g, " ")
     // Word's and Google Docs' typographic quotes are the plain ones every pattern here is written with.

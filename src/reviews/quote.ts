@@ -117,9 +117,10 @@ function amounts(text: string): Amount[] {
 const UNIT = "(?:[\\p{L}-]+\\s+){0,2}?(?:days?|hours?|hrs?|weeks?|months?|sprints?|licen[cs]es?|seats?|users?|units?|pages?|items?)";
 const AMOUNT = AMOUNT_PATTERN.source;
 /**
- * "12 days × €850 = €11,050", "48 consultant days at a day rate of EUR 1,050, which comes to EUR 50,400",
- * "2 devs × 15 days × $800/day = $24,000": a count in front, on the same line, multiplies it; when the
- * rate is per what that count counts ("3 sprints × 2 weeks at €8,000 per sprint"), it is the quantity.
+ * "12 days × €850 = €11,050", "48 consultant days at a day rate of EUR 1,050, which comes to EUR
+ * 50,400", "2 devs × 15 days × $800/day = $24,000": a count in front, on the same line, multiplies
+ * it; when the rate is per what that count counts ("3 sprints × 2 weeks at €8,000 per sprint"), it
+ * is the quantity.
  */
 const COMPUTATION = new RegExp(
   `\\b(?:(?<times>\\d{1,3})[ \\t]*(?<counted>\\p{L}+)?[ \\t]*(?:×|x)[ \\t]+)?(?<count>\\d+(?:[.,]\\d+)?)\\s*${UNIT}?\\s*(?:×|x|\\*|@|at)\\s*(?:an?\\s+(?:\\p{L}+\\s+)?rate\\s+of\\s+)?(?<rate>${AMOUNT})(?:\\s*(?:per|/|a|an)\\s*(?<per>\\p{L}+))?\\s*(?:=|→|:|,?\\s*(?:which\\s+)?(?:comes?|amounts?)\\s+to|,?\\s*(?:making|totall?ing|in total))\\s*(?<result>${AMOUNT})`,
@@ -131,7 +132,7 @@ function valueOf(amount: string): number {
   return parseAmount(m?.[1] ?? m?.[2] ?? "0");
 }
 
-/** Quantity times rate against the result the quote states. Lines stay apart: a count in front is on the computation's line. */
+/** Quantity times rate against the result the quote states; lines stay apart, for a count in front is on its line. */
 function computations(text: string): { stated: number; computed: number; found: string }[] {
   const singular = (word: string | undefined) => word?.toLowerCase().replace(/s$/, "");
   return [...text.replace(/[ \t]+/g, " ").matchAll(COMPUTATION)].map((m) => {
@@ -190,9 +191,9 @@ export function consistency(all: string, priceText: string, paymentText: string,
   const items = pricedItems(rows);
   // "10% discount on the total: -€2,000" names the total it comes off; it is no total itself.
   const isTotal = onceper((line) => (totalLine(line) || SUBTOTAL.test(line)) && !DISCOUNT_LINE.test(line.slice(0, Math.max(0, line.search(/\b(?:sub-?)?total\b/i)))));
-  const stepOf = onceper((line) => stepLine(line) !== undefined);
   // Tax and discounts stated on lines of their own: the steps from the items to a total after them.
-  const steps = rows.map(([line, on]) => (isTotal(line) ? 0 : (stepLine(line, on) ?? 0)));
+  const stepAt = rows.map(([line, on]) => (isTotal(line) ? undefined : stepLine(line, on)));
+  const steps = stepAt.map((n) => n ?? 0);
   if (totals.length > 0 && items.length >= 2) {
     const sum = sumOf(items);
     // The quote adds up when one plain reading does: the items, or only those over the first total
@@ -217,7 +218,8 @@ export function consistency(all: string, priceText: string, paymentText: string,
   let step = 0;
   rows.forEach(([line, on], i) => {
     if (!isTotal(line)) {
-      if (stepOf(line)) step += steps[i]!;
+      const at = stepAt[i];
+      if (at !== undefined) step += at;
       else running = undefined;
       return;
     }
@@ -310,12 +312,12 @@ const EQUAL_INSTALMENTS = new RegExp(
 const sumOf = (list: readonly Amount[]) => Math.round(list.reduce((s, a) => s + a.value, 0) * 100) / 100;
 const SUBTOTAL = /\bsub-?total\b/i;
 /**
- * A tax or discount line's signed amount: "VAT 20%: €4,000", "Plus GST at 9% (S$3,240)", "Early-signature
- * discount -€2,000": the line's one amount. A line that states a price without or after it ("Our fee
- * is S$36,000 before GST", "Price after 10% discount: €18,000", "of which VAT") or names its base
- * too ("VAT 20% on €20,000: €4,000") is no step.
+ * A tax or discount line's signed amount: "VAT 20%: €4,000", "Plus GST at 9% (S$3,240)",
+ * "Early-signature discount -€2,000": the line's one amount. A line that states a price without or
+ * after it ("Our fee is S$36,000 before GST", "Price after 10% discount: €18,000", "of which VAT")
+ * or names its base too ("VAT 20% on €20,000: €4,000") is no step.
  */
-function stepLine(line: string, on: readonly Amount[] = amounts(line)): number | undefined {
+function stepLine(line: string, on: readonly Amount[]): number | undefined {
   const priced = on.filter((a) => !a.rate);
   if (priced.length !== 1 || NOT_A_STEP.test(line)) return undefined;
   if (DISCOUNT_LINE.test(line)) return -Math.abs(priced[0]!.value);
@@ -338,7 +340,7 @@ function groupByLine(amounts: readonly Amount[]): Map<string, Amount[]> {
   return byLine;
 }
 
-/** The words just around a match, on its own line; looked for in a window, so a long line of matches stays linear. */
+/** The words just around a match, on its own line, looked for in a window: a long line of matches stays linear. */
 function near(text: string, at: number, length: number): string {
   const from = Math.max(0, at - 25);
   const before = text.slice(from, at);

@@ -2098,6 +2098,14 @@ The live site on briggsjoinery.co.uk, your own admin login and a recorded walkth
     expect(status(review)).toMatchObject({ "timeline-milestones": "met", "assumptions-responsibilities": "met", "change-requests": "met", "warranty-support": "met" });
   });
 
+  it("what does not happen is observed behaviour ('nothing happens', 'no file is downloaded'), while 'no steps known' still denies the steps", () => {
+    const report = (actual: string, steps = "1. Open Reports\n2. Click Export CSV") => status(bug(`Summary: Export button does nothing\n\nSteps:\n${steps}\n\nExpected: a CSV downloads\n\nActual: ${actual}\n\nEnvironment: Reports 5.4.2, Chrome 131 on macOS 15`));
+    for (const actual of ["nothing happens", "no file is downloaded", "When I click it, no e-mail arrives.", "Nothing happens when I click it; the console shows TypeError: e is undefined"]) {
+      expect(report(actual)["observed-behaviour"], actual).toBe("met");
+    }
+    expect(report("nothing happens", "no steps known, nothing reproducible")["steps-to-reproduce"]).not.toBe("met");
+  });
+
   it("undoes what an agent does to a text on its way: a fence around all of it, a lead-in over it, <br> and escaped line breaks", () => {
     expect(prepare("The user wrote:\n```text\n## Steps\n1. Open Reports\n```")).toBe("## Steps\n1. Open Reports");
     expect(prepare("Steps:\\n1. Open Reports\\n2. Export\\nExpected: a file")).toBe("Steps:\n1. Open Reports\n2. Export\nExpected: a file");

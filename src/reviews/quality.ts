@@ -187,6 +187,10 @@ export function vocabularyShare(text: string, vocabulary: ReadonlySet<string>): 
 const NEGATION = /\b(?:no|not|none|nothing|without|never|n\/a|can't|cannot|couldn't|could not|unable to|don't|do not|didn't|did not|haven't|have not|hasn't|has not|isn't|is not|won't|will not|unknown|unclear|excluded)\b/i;
 // The author does not know ("no idea", "I can't tell"); "dispatchers can't tell which driver ..." is a problem told.
 const NOT_KNOWN = /\b(?:no idea|not sure|no clue|dunno)\b|(?:^|\b(?:i|we)\s+)(?:don't know|do not know|can't tell|cannot tell)\b/i;
+// What does not happen, said with a verb of something happening: "nothing happens", "no file is
+// downloaded", "no e-mail arrives". "No trigger identified", "nothing depends on it" deny.
+const EVENT = "(?:happen|appear|load|arrive|show|display|open|respond|react|change|sav|download|upload|send|sent|print|sync|refresh|render|start|pop)(?:s|es|ed|d|n|ped)?";
+const NEGATED_EVENT = new RegExp(`\\b(?:nothing|no\\s+[\\p{L}-]+(?:\\s+[\\p{L}-]+)?)\\s+(?:(?:is|are|was|were|gets?|got|has been|have been)\\s+)?${EVENT}\\b`, "iu");
 const NEGATED_START = /^(?:no|not|none|nothing|unknown|unclear|n\/a|can't say|cannot say|don't know|do not know|no idea|not sure|unsure)\b/i;
 // "Nothing really, just flagging it": a hedged nothing denies its section however long it goes on.
 // "No fixed end - let's keep chipping away at it": an end nobody set.
@@ -252,6 +256,9 @@ export function saysUnknown(line: string): boolean {
  * anything is missing, so it is not negated.
  */
 export function isNegatedFor(line: string, vocabulary: ReadonlySet<string>): boolean {
+  // "Nothing happens", "no file is downloaded", "when I click it, no e-mail arrives": what does not
+  // happen is what is observed, not a denial that anything is stated.
+  if (NEGATED_EVENT.test(line)) return false;
   const all = words(line);
   if ((all.length <= 4 && NEGATED_START.test(line.trim())) || HEDGED_NOTHING.test(line.trim())) return true;
   if (saysUnknown(line)) return true;

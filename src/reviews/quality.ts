@@ -70,9 +70,9 @@ const TEMPLATE = [
 const LOOK_AND_IMPROVE = /^(?:please |could you |can you )?(?:have|take) a (?:quick |closer )?look (?:at|into) [^.;:]{1,60}? and (?:improve|fix|sort out|tidy up|clean up|optimi[sz]e|update) (?:it|them|this|that|things|what(?:ever)? (?:is|'s) needed)\b[^.;:]{0,30}$/i;
 // "This was requested by management in last week's planning": who asked, not why.
 const ORDERED_BY = /^(?:this |it )?(?:was |is |has been )?(?:requested|asked for|decided|wanted|mandated|ordered) by (?:management|leadership|the (?:boss|management|leadership|board|client|customer|business)|my (?:manager|boss|lead)|someone|them)\b(?:(?!\b(?:so|because|since|as|to|for|within)\b)[^,;:\d]){0,60}$/i;
-// "Done: when it's done, ping me": a definition of done that only says it is done.
 // "Use the app normally for a while", "do the usual flow": a step anyone could write for any bug.
 const ORDINARY_USE = /^(?:then |and |just )?(?:(?:use|keep using|work (?:with|in)|play (?:with|around with)|click around(?: in)?) (?:the |our |your |this |my )?(?:app|application|site|website|system|product|platform|tool|software|it|portal|dashboard)(?: (?:normally|as usual|as normal|like normal|like (?:you|we|I) (?:always|normally|usually) do|for a while|for some time|a bit|regularly))+|(?:do|follow|go through|run) (?:the |your |our )?(?:usual|normal|standard|regular) (?:flow|workflow|process|steps|stuff|things|routine))\b[^.;:]{0,40}$/i;
+// "Done: when it's done, ping me": a definition of done that only says it is done.
 const DONE_WHEN_DONE = /^(?:when|once|after) (?:it'?s|it is|it's all|everything(?:'s| is)|all is|we'?re|we are|i'?m|i am) (?:done|finished|complete(?:d)?|ready|over)\b/i;
 
 const PUT_OFF = /^(?:[\p{L}-]+\s+){0,3}?(?:to be|still to be|will be|is to be|are to be)\s+(?:agreed|defined|determined|confirmed|decided|discussed|clarified|announced|scheduled|planned|fixed|set)(?:\s+(?:later|together|jointly|at|during|in|after|once|when|with|by)\b|\s*$)/iu;

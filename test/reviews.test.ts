@@ -1789,6 +1789,12 @@ A secure portal for client intake. Fixed fee $11,500, 6 weeks, to be ordered in 
     expect(withTax.consistency.find((c) => c.check === "payment-amounts")).toMatchObject({ ok: true });
   });
 
+  it("prices a row's last figure in its column's currency though a rate on the row names one ('Implementation (25 days @ £620)     15,500')", () => {
+    const review = reviewQuote("Fees\nItem                                    Fee (GBP)\nAudit                                     3,400\nImplementation (25 days @ £620)          15,500\nMonitoring & final report                 2,100\nTotal fixed fee, excl. VAT               21,000", quoteRubric, noServices, url);
+    expect(review.consistency.filter((c) => c.check === "total")).toEqual([expect.objectContaining({ ok: true, message: expect.stringContaining("21000") })]);
+    expect(review.consistency.find((c) => c.check === "currency")).toMatchObject({ ok: true, message: "All amounts are in GBP." });
+  });
+
   it("an ASCII table's border line ends a row: the total under the items is not read as their wrapped cell", async () => {
     const { asciiTables } = await import("../src/reviews/formats.js");
     const table = ["+----+----------------+---------+", "| #  | Item           | Price   |", "+----+----------------+---------+", "| 1  | Analysis       | 72 000  |", "| 2  | Backend and    | 216 000 |", "|    | database       |         |", "+----+----------------+---------+", "|    | TOTAL          | 288 000 |", "+----+----------------+---------+"].join("\n");

@@ -62,6 +62,8 @@ const LABEL_CURRENCY = new RegExp(`(?:\\(\\s*|,\\s*|\\bin\\s+)(${CURRENCIES})(?:
 const TRAILING_FIGURE = /(?<![\d.,'-])(?<![A-Za-z€$£¥₹])(?<!\d )(?!(?:19|20)\d\d\s*$)(\d{1,3}(?:,\d{2})+,\d{3}(?:\.\d{2})?|\d{1,3}(?:[.,' ]\d{3})+(?:[.,]\d{2})?|\d{3,}(?:[.,]\d{2})?)\s*$/;
 /** A figure written with cents ("24,600.00", "1.950,00") and no currency ("R1 150,00") or unit ("2.50 s") beside it. */
 const CENTS_FIGURE = new RegExp(`(?<!${CURRENCY_SIGN}\\s?)(?<![\\d.,']\\s?)\\d{1,3}(?:[.,' ]\\d{3})*[.,]\\d{2}(?![\\d.,%])(?!\\s?(?:${CURRENCIES}|\\p{L}))`, "giu");
+/** A currency just before a figure ("GBP 21,000", "€ 3,400"): the figure is priced already. */
+const PRICED_BEFORE = new RegExp(`(?:${CURRENCY_SIGN})\\s*$`, "iu");
 const BOLD_END = /(?:\*\*|__)(\d[\d.,' ]*)(?:\*\*|__)\s*$/;
 const BARE_NUMBER = /^([*_]{0,2})\s*(\d[\d.,' ]*)\s*([*_]{0,2})$/;
 const HTML_TAG = /<\/?(?:div|p|br|span|img|a|details|summary|b|i|u|s|strong|em|table|thead|tbody|tr|td|th|ul|ol|li|h[1-6]|pre|code|sub|sup|kbd|hr|input|blockquote|font|center)\b[^>]*>/gi;
@@ -422,7 +424,9 @@ class SectionBuilder {
     const currency = section.currency ?? this.blockCurrency;
     // A figure after another number ("Phase 1 – 3,500.00") keeps a dash between them: "1 EUR" is no amount.
     // "**Total**   **29,100**": the figure in bold is the row's figure all the same.
-    const trailing = currency && kind !== "code" && !CURRENCY_HEADER.test(raw) ? raw.replace(BOLD_END, "$1").replace(TRAILING_FIGURE, (figure, _f, at: number) => `${/\d\s*$/.test(raw.slice(0, at)) ? "– " : ""}${currency} ${figure.trim()}`) : raw;
+    // "Implementation (25 days @ £620)     15,500": a currency elsewhere on the row does not price its last figure.
+    const unbold = raw.replace(BOLD_END, "$1");
+    const trailing = currency && kind !== "code" ? unbold.replace(TRAILING_FIGURE, (figure, _f, at: number) => (PRICED_BEFORE.test(unbold.slice(0, at)) ? figure : `${/\d\s*$/.test(unbold.slice(0, at)) ? "– " : ""}${currency} ${figure.trim()}`)) : raw;
     // "Total 24,600.00; GST 9% 2,214.00; total payable SGD 26,814.00": a figure with cents is money too, wherever it stands.
     const text = currency && kind !== "code" ? trailing.replace(CENTS_FIGURE, (figure) => `${currency} ${figure}`) : trailing;
     const line: Line = { text, kind, block: this.block, ...(ordered !== undefined && kind === "item" ? { ordered } : {}) };

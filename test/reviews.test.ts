@@ -1795,6 +1795,17 @@ A secure portal for client intake. Fixed fee $11,500, 6 weeks, to be ordered in 
     expect(review.consistency.find((c) => c.check === "currency")).toMatchObject({ ok: true, message: "All amounts are in GBP." });
   });
 
+  it("reads the items after a price's colon or dash ('48 000 Kč in total — illustrations ... = 28 000 Kč, ...') and 'our fixed price is' as the total they make", () => {
+    const dashed = reviewQuote("Price: 48 000 Kč in total — illustrations 8 × 3 500 Kč = 28 000 Kč, icons 48 × 400 Kč = 19 200 Kč, Figma library 800 Kč. 50% deposit (24 000 Kč) on confirmation, the rest (24 000 Kč) on delivery.", quoteRubric, noServices, url);
+    expect(dashed.consistency.filter((c) => !c.ok)).toEqual([]);
+    expect(dashed.consistency.find((c) => c.check === "total")).toMatchObject({ ok: true, message: expect.stringContaining("48000") });
+    const priceIs = reviewQuote("Our fixed price is KES 800,000 excluding VAT: KES 180,000 for conversation design, KES 520,000 for the build and integrations, and KES 100,000 for testing and launch. With VAT at 16% (KES 128,000) the total is KES 928,000.", quoteRubric, noServices, url);
+    expect(priceIs.consistency.find((c) => c.check === "total")).toMatchObject({ ok: true, message: expect.stringContaining("800000") });
+    // Items that miss the price are still caught.
+    const wrong = reviewQuote("Our fixed price is KES 800,000 excluding VAT: KES 180,000 for conversation design, KES 520,000 for the build and integrations, and KES 150,000 for testing and launch. With VAT at 16% (KES 128,000) the total is KES 928,000.", quoteRubric, noServices, url);
+    expect(wrong.consistency.find((c) => c.check === "total")).toMatchObject({ ok: false });
+  });
+
   it("an ASCII table's border line ends a row: the total under the items is not read as their wrapped cell", async () => {
     const { asciiTables } = await import("../src/reviews/formats.js");
     const table = ["+----+----------------+---------+", "| #  | Item           | Price   |", "+----+----------------+---------+", "| 1  | Analysis       | 72 000  |", "| 2  | Backend and    | 216 000 |", "|    | database       |         |", "+----+----------------+---------+", "|    | TOTAL          | 288 000 |", "+----+----------------+---------+"].join("\n");

@@ -82,9 +82,20 @@ const AN_AMOUNT = new RegExp(AMOUNT_PATTERN.source, "iu");
  */
 function itemsOf(line: string): string[] {
   if ((line.match(AMOUNT_PATTERN) ?? []).length < 2) return [line];
-  const pieces = line.split(/(?<=\S)\s[|·•]\s|(?<=\S)\s+and\s+|(?<=\bin total)\s*\(/i);
+  const pieces = line.split(/(?<=\S)\s[|·•]\s|(?<=\S)\s+and\s+|(?<=\bin total)\s*\(/i).flatMap(goesOn);
   const named = pieces.every((piece) => !AN_AMOUNT.test(piece) || /\p{L}{3,}/u.test(piece.replace(AMOUNT_PATTERN, "")));
   return named ? pieces : [line];
+}
+
+// "Our fixed price is KES 800,000 excluding VAT: KES 180,000 for design, ...", "48 000 Kč in total —
+// illustrations ...": after an amount, a colon or a dash goes on with the items it is made of.
+const GOES_ON = /:\s+|\s[—–-]\s/g;
+function goesOn(piece: string): string[] {
+  for (const m of piece.matchAll(GOES_ON)) {
+    const [before, after] = [piece.slice(0, m.index), piece.slice(m.index + m[0].length)];
+    if (AN_AMOUNT.test(before) && AN_AMOUNT.test(after)) return [before, ...goesOn(after)];
+  }
+  return [piece];
 }
 
 /**
@@ -190,7 +201,8 @@ export function consistency(all: string, priceText: string, paymentText: string,
   const rows = [...byLine];
   const items = pricedItems(rows);
   // "10% discount on the total: -€2,000" names the total it comes off; it is no total itself.
-  const isTotal = onceper((line) => (totalLine(line) || SUBTOTAL.test(line)) && !DISCOUNT_LINE.test(line.slice(0, Math.max(0, line.search(/\b(?:sub-?)?total\b/i)))));
+  // "Our fixed price is KES 800,000 excluding VAT: ..." states what the items make, as a total does.
+  const isTotal = onceper((line) => ((totalLine(line) || SUBTOTAL.test(line)) && !DISCOUNT_LINE.test(line.slice(0, Math.max(0, line.search(/\b(?:sub-?)?total\b/i))))) || PRICE_IS.test(line));
   // Tax and discounts stated on lines of their own: the steps from the items to a total after them.
   const stepAt = rows.map(([line, on]) => (isTotal(line) ? undefined : stepLine(line, on)));
   const steps = stepAt.map((n) => n ?? 0);
@@ -311,6 +323,7 @@ const EQUAL_INSTALMENTS = new RegExp(
 
 const sumOf = (list: readonly Amount[]) => Math.round(list.reduce((s, a) => s + a.value, 0) * 100) / 100;
 const SUBTOTAL = /\bsub-?total\b/i;
+const PRICE_IS = /\b(?:price|fee|cost)s?\s+(?:is|comes to|amounts to)\b|\bfixed (?:price|fee) of\b/i;
 /**
  * A tax or discount line's signed amount: "VAT 20%: €4,000", "Plus GST at 9% (S$3,240)",
  * "Early-signature discount -€2,000": the line's one amount. A line that states a price without or

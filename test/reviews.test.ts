@@ -1806,6 +1806,31 @@ A secure portal for client intake. Fixed fee $11,500, 6 weeks, to be ordered in 
     expect(wrong.consistency.find((c) => c.check === "total")).toMatchObject({ ok: false });
   });
 
+  it("reads a table laid out with tabs as one table under its header: a row's first cell ('Start', 'Invoice sync live') names no section of its own", () => {
+    const text = "Item\tDescription\tPrice (NOK excl. MVA)\n1\tMapping workshop\t18 000\n2\tInvoice sync\t64 000\n\tTotal\t82 000\n\nMilestone\tDate\tInvoice\nStart\t7 April 2025\tNOK 24 600 (30%)\nInvoice sync live\t16 May 2025\tNOK 32 800 (40%)\nAll flows live\t20 June 2025\tNOK 24 600 (30%)";
+    const review = reviewQuote(text, quoteRubric, noServices, url);
+    expect(review.consistency.filter((c) => !c.ok)).toEqual([]);
+    expect(review.consistency.find((c) => c.check === "total")).toMatchObject({ ok: true, message: expect.stringContaining("82000") });
+    expect(review.criteria.find((c) => c.id === "timeline-milestones")!.status).toBe("met");
+    // A total row sums each column: the days' total under 'Rate CHF' is not the price.
+    const days = reviewQuote("Pos\tDescription\tDays\tRate CHF\tAmount CHF\n1\tDiscovery\t6\t1'400\t8'400\n2\tPipelines\t18\t1'400\t25'200\n\tTotal (fixed price, excl. VAT)\t24\t\t33'600", quoteRubric, noServices, url);
+    expect(days.consistency.find((c) => c.check === "total")).toMatchObject({ ok: true, message: expect.stringContaining("33600") });
+  });
+
+  it("checks a sum of amounts ('R 36 000,00 + 12 × R 28 500,00 = R 378 000,00') as a whole, and a total its line sums is made so", () => {
+    const price = "Onboarding fee: R 36 000,00 (once-off)\nMonthly fee: R 28 500,00\nYear 1 total: R 36 000,00 + 12 × R 28 500,00 = R 378 000,00 excl. VAT\nVAT 15%: R 56 700,00\nYear 1 total incl. VAT: R 434 700,00";
+    const right = reviewQuote(`PRICE\n${price}`, quoteRubric, noServices, url);
+    expect(right.consistency.filter((c) => !c.ok)).toEqual([]);
+    expect(right.consistency.find((c) => c.check === "computation")).toMatchObject({ ok: true, message: expect.stringContaining("R 36 000,00 + 12 × R 28 500,00") });
+    const wrong = reviewQuote(`PRICE\n${price.replace("R 378 000,00", "R 388 000,00").replace("R 434 700,00", "R 444 700,00")}`, quoteRubric, noServices, url);
+    expect(wrong.consistency.filter((c) => !c.ok)).toEqual([expect.objectContaining({ check: "computation", message: expect.stringContaining("it makes 378000") })]);
+  });
+
+  it("a currency between two numbers prices the one after it ('20% at milestone 2 EUR 11.780,00')", () => {
+    const review = reviewQuote("Price\nDesign EUR 20.000,00\nBuild EUR 38.900,00\nTotal excl. VAT EUR 58.900,00\n\nPayment: 20% at order EUR 11.780,00; 30% at milestone 2 EUR 17.670,00; 30% at milestone 3 EUR 17.670,00; 20% at milestone 4 EUR 11.780,00.", quoteRubric, noServices, url);
+    expect(review.consistency.find((c) => c.check === "payment-amounts")).toMatchObject({ ok: true, message: expect.stringContaining("58900") });
+  });
+
   it("an ASCII table's border line ends a row: the total under the items is not read as their wrapped cell", async () => {
     const { asciiTables } = await import("../src/reviews/formats.js");
     const table = ["+----+----------------+---------+", "| #  | Item           | Price   |", "+----+----------------+---------+", "| 1  | Analysis       | 72 000  |", "| 2  | Backend and    | 216 000 |", "|    | database       |         |", "+----+----------------+---------+", "|    | TOTAL          | 288 000 |", "+----+----------------+---------+"].join("\n");

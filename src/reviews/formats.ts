@@ -468,7 +468,37 @@ function cellsJoined(text: string): string {
   return out.join("\n");
 }
 
+const CELL_GAP = / {3,}/;
+
+/**
+ * A table laid out with tabs or spaces (a spreadsheet's or a PDF's copy: "Milestone    Date    Invoice"
+ * over "Start    7 April 2025    NOK 63 000 (30%)") as the Markdown table it is, so its header
+ * decides what its rows are, as a pipe table's does: a row's first cell is no label of its own.
+ * Only under a header of short names without figures, with two rows or more; a row with fewer
+ * cells keeps its first cell first and its last ones last (a total row leaves a column empty).
+ */
+function columnTables(text: string): string {
+  const lines = text.split("\n");
+  const cellsOf = (line: string) => line.trim().split(CELL_GAP);
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const header = cellsOf(lines[i]!);
+    const isHeader = header.length >= 2 && !/\d|[|:]\s*$/.test(lines[i]!) && header.every((c) => c.split(" ").length <= 4);
+    let end = i + 1;
+    while (isHeader && end < lines.length && cellsOf(lines[end]!).length >= 2 && cellsOf(lines[end]!).length <= header.length && !lines[end]!.includes("|")) end++;
+    if (end - i < 3) {
+      out.push(lines[i]!);
+      continue;
+    }
+    const row = (cells: string[]) => `| ${cells.join(" | ")} |`;
+    const widened = (cells: string[]) => [cells[0]!, ...Array<string>(header.length - cells.length).fill(""), ...cells.slice(1)];
+    out.push("", row(header), row(header.map(() => "---")), ...lines.slice(i + 1, end).map((line) => row(widened(cellsOf(line)))), "");
+    i = end - 1;
+  }
+  return out.join("\n");
+}
+
 /** Everything a review reads, before the Markdown lexer. */
 export function prepare(raw: string): string {
-  return jiraToMarkdown(unwrapEmail(joinStory(asciiTables(rulesApart(cellsJoined(unwrapPdf(unindent(unwrapChat(singleSpaced(normalize(raw)))))))))));
+  return jiraToMarkdown(unwrapEmail(joinStory(asciiTables(columnTables(rulesApart(cellsJoined(unwrapPdf(unindent(unwrapChat(singleSpaced(normalize(raw))))))))))));
 }

@@ -114,8 +114,9 @@ const LEAD_IN_START = new RegExp(`^${LEAD_IN_WORDS}`, "i");
 /** Amounts with the part of the text they stand in: a line, or a piece of one ("design EUR 6,000; build ..."). */
 function amounts(text: string): Amount[] {
   const out: Amount[] = [];
-  // A row laid out in columns ("Total fixed price, net        27.530,00") is one piece, commas and all.
-  const pieces = text.split("\n").flatMap((line) => (COLUMNS.test(line.trim()) ? [line] : leadsIn(line.split(PIECE_END)))).flatMap(itemsOf);
+  // A row laid out in columns or cells ("Total fixed price, net        27.530,00", "Total fixed fee,
+  // excl. VAT | GBP 21,000") is one piece, commas and all.
+  const pieces = text.split("\n").flatMap((line) => (COLUMNS.test(line.trim()) || line.includes(" | ") ? [line] : leadsIn(line.split(PIECE_END)))).flatMap(itemsOf);
   for (const line of pieces) {
     for (const m of line.matchAll(AMOUNT_PATTERN)) {
       const symbol = m[0].replace(/[\d.,' ]|(?<=\d\s?)[kKmM](?!\p{L})/gu, "").trim().toUpperCase();
@@ -134,9 +135,14 @@ const AMOUNT = AMOUNT_PATTERN.source;
  * is the quantity.
  */
 const COMPUTATION = new RegExp(
-  `\\b(?:(?<times>\\d{1,3})[ \\t]*(?<counted>\\p{L}+)?[ \\t]*(?:×|x)[ \\t]+)?(?<count>\\d+(?:[.,]\\d+)?)\\s*${UNIT}?\\s*(?:×|x|\\*|@|at)\\s*(?:an?\\s+(?:\\p{L}+\\s+)?rate\\s+of\\s+)?(?<rate>${AMOUNT})(?:\\s*(?:per|/|a|an)\\s*(?<per>\\p{L}+))?\\s*(?:=|→|:|,?\\s*(?:which\\s+)?(?:comes?|amounts?)\\s+to|,?\\s*(?:making|totall?ing|in total))\\s*(?<result>${AMOUNT})`,
+  `(?<!\\+\\s?)\\b(?:(?<times>\\d{1,3})[ \\t]*(?<counted>\\p{L}+)?[ \\t]*(?:×|x)[ \\t]+)?(?<count>\\d+(?:[.,]\\d+)?)\\s*${UNIT}?\\s*(?:×|x|\\*|@|at)\\s*(?:an?\\s+(?:\\p{L}+\\s+)?rate\\s+of\\s+)?(?<rate>${AMOUNT})(?:\\s*(?:per|/|a|an)\\s*(?<per>\\p{L}+))?\\s*(?:=|→|:|,?\\s*(?:which\\s+)?(?:comes?|amounts?)\\s+to|,?\\s*(?:making|totall?ing|in total))\\s*(?<result>${AMOUNT})`,
   "giu",
 );
+
+// "R 36 000,00 + 12 × R 28 500,00 = R 378 000,00": a sum of amounts, each perhaps counted, against its result.
+const TERM = `(?:\\d{1,3}\\s*[×x*]\\s*)?(?:${AMOUNT})`;
+const SUM = new RegExp(`(?<terms>${TERM}(?:\\s*\\+\\s*${TERM})+)\\s*=\\s*(?<result>${AMOUNT})`, "giu");
+const A_SUM = new RegExp(SUM.source, "iu");
 
 function valueOf(amount: string): number {
   const m = new RegExp(AMOUNT, "i").exec(amount);
@@ -152,7 +158,13 @@ function computations(text: string): { stated: number; computed: number; found: 
     // "3 sprints × 2 weeks at €8,000 per sprint": the rate is per sprint, so the sprints are what it multiplies.
     const quantity = perCounted ? Number(times) : Number(times ?? 1) * Number(count!.replace(",", "."));
     return { stated: valueOf(result!), computed: quantity * valueOf(rate!), found: m[0].replace(/\s+/g, " ") };
-  });
+  }).concat([...text.matchAll(SUM)].map((m) => {
+    const terms = m.groups!.terms!.split("+").map((term) => {
+      const counted = /^\s*(\d{1,3})\s*[×x*]\s*/.exec(term);
+      return (counted ? Number(counted[1]) : 1) * valueOf(counted ? term.slice(counted[0].length) : term);
+    });
+    return { stated: valueOf(m.groups!.result!), computed: terms.reduce((a, n) => a + n, 0), found: m[0].replace(/\s+/g, " ") };
+  }));
 }
 
 const TOTAL = new RegExp(`\\b(?:total|sum|grand total|in total|total price|total fee)\\b|${LEAD_IN}`, "i");
@@ -206,7 +218,8 @@ export function consistency(all: string, priceText: string, paymentText: string,
   // Tax and discounts stated on lines of their own: the steps from the items to a total after them.
   const stepAt = rows.map(([line, on]) => (isTotal(line) ? undefined : stepLine(line, on)));
   const steps = stepAt.map((n) => n ?? 0);
-  if (totals.length > 0 && items.length >= 2) {
+  // "Year 1 total: R 36 000,00 + 12 × R 28 500,00 = R 378 000,00": a total its line sums is checked as that sum.
+  if (totals.length > 0 && items.length >= 2 && !A_SUM.test(totals[0]!.line)) {
     const sum = sumOf(items);
     // The quote adds up when one plain reading does: the items, or only those over the first total
     // line (what follows it, "Optional add-ons, not part of the total above", is no part of it),
@@ -377,9 +390,13 @@ function totalOf(on: readonly Amount[], line: string): Amount {
   // "€7,800 in total (design €1,800, ...)".
   const before = on.find((a) => /^\s+in total\b/i.test(line.slice(a.at + a.raw.length, a.at + a.raw.length + 12)));
   if (before) return before;
+  // "Total: R 36 000,00 + 12 × R 28 500,00 = R 378 000,00": what the line's sum makes.
+  const result = A_SUM.test(line) ? on.filter((a) => !a.rate && /=\s*$/.test(line.slice(0, a.at))).at(-1) : undefined;
+  if (result) return result;
   const at = line.search(/\b(?:sub-?)?total\b/i);
   // "Total (day rate CHF 1'800.–) | 7 | CHF 12'600.–": a rate on the total's line is not it.
-  const after = at < 0 ? undefined : on.find((a) => a.at > at && !a.rate);
+  // "Total (fixed price) | 51 | CHF 70'100": a table's total row sums each column; the money is in the last.
+  const after = at < 0 || line.includes(" | ") ? undefined : on.find((a) => a.at > at && !a.rate);
   return after ?? on.filter((a) => !a.rate).at(-1)!;
 }
 

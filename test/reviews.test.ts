@@ -294,6 +294,38 @@ Billing 2.4.1 on staging, Firefox 128`;
     expect(review.rating).toBeLessThan(4);
   });
 
+  it("a term said to be not there, wherever the negation stands in its sentence, is negated; a boundary is not", () => {
+    const quote = reviewQuote(
+      "Scope: we deliberately do not fix a scope up front.\nDeliverables: no deliverables are fixed at this stage.\nTimeline: a timeline cannot be given before discovery.\nTeam: the team is not decided.\nIP: no transfer of rights is offered.\nConfidentiality: we have not agreed any confidentiality terms.\nChange requests: we haven't discussed this yet.\nWarranty: defects reported within 90 days of go-live are fixed free of charge.",
+      quoteRubric, noServices, url,
+    );
+    const negated = (id: string) => quote.criteria.find((c) => c.id === id)!.evidence;
+    for (const id of ["scope", "deliverables", "timeline-milestones", "team-roles", "intellectual-property", "confidentiality-data", "change-requests"]) expect(negated(id), id).toContain("negated");
+    expect(status(quote)["warranty-support"]).toBe("met");
+    const boundary = reviewQuote("Scope: a booking portal for 4 clinics with patient login and e-mail reminders. We will not build the mobile app; payments are not in scope.\nPrice: EUR 18,000 fixed; the price does not include VAT.", quoteRubric, noServices, url);
+    expect(status(boundary)).toMatchObject({ scope: "met", "price-breakdown": "met" });
+    // "n/a — an ongoing thing, no fixed end point" under a task's definition of done is none.
+    const task = reviewTicket({ type: "task", ticketText: "## What\nAdd `tenant_id` to every log line of the `billing-api` service, as a structured field.\n\n## Why\nOn-call cannot filter Datadog logs by customer during incidents.\n\n## Definition of done\nn/a — this is more of an ongoing hygiene thing, no fixed end point." }, ticketRubric);
+    expect(status(task)["definition-of-done"]).not.toBe("met");
+  });
+
+  it("a numbered clause ('10.1 Not covered here.', '11.1 Names pending.', '12.1 To be shaped by an assessment. Nothing is promised') says nothing as it would unnumbered", () => {
+    const review = reviewQuote("10. Confidentiality\n10.1 Not covered here.\n\n11. Team\n11.1 Names pending.\n\n12. Deliverables\n12.1 To be shaped by an assessment. Nothing is promised in this document.\n\n13. Validity\n13.1 Open.\n\n14. Acceptance\n14.1 Not yet specified.", quoteRubric, noServices, url);
+    expect(status(review)).toMatchObject({ "confidentiality-data": "missing", "team-roles": "missing", deliverables: "missing", validity: "missing", acceptance: "missing" });
+  });
+
+  it("three sections or more that say nothing or deny their term make the whole quote hollow, whatever the others say", () => {
+    const complete = "Scope: a booking portal for 4 clinics with patient login and e-mail reminders; payments and a mobile app are not included.\nDeliverables: the portal deployed on your Azure tenant, source code in your GitHub, an admin guide.\nTimeline: 8 weeks from 2 June 2025, go-live on 28 July 2025.\nPrice: EUR 24,000 fixed, excl. VAT.\nPayment: 50% on signing, 50% at go-live, 14 days net.\n";
+    const terms = ["Acceptance: 10 working days to test against the agreed stories; go-live after your written approval.", "Change requests: written, estimated and approved before work starts.", "Warranty: defects reported within 60 days of go-live are fixed free of charge.", "Intellectual property: the code is yours once paid.", "Validity: until 30 April 2025."];
+    const denials = ["Acceptance: not discussed.", "Change requests: none.", "Warranty: no warranty is offered.", "Intellectual property: not decided yet.", "Validity: not time-limited."];
+    expect(reviewQuote(complete + terms.join("\n"), quoteRubric, noServices, url).passed).toBe(true);
+    const twoDenied = reviewQuote(complete + [...denials.slice(0, 2), ...terms.slice(2)].join("\n"), quoteRubric, noServices, url);
+    expect(twoDenied.score).toBeGreaterThanOrEqual(4);
+    const threeDenied = reviewQuote(complete + [...denials.slice(0, 3), ...terms.slice(3)].join("\n"), quoteRubric, noServices, url);
+    expect(threeDenied.score).toBeLessThan(4);
+    expect(threeDenied.summary).toContain("3 of its sections say nothing or deny their term");
+  });
+
   it("placeholders, N/A and TBD under the headings earn nothing", () => {
     const review = bug(
       "The page is broken and it needs fixing as soon as possible please.\n\n## Steps to reproduce\nNo steps to reproduce.\n\n## Expected behaviour\nN/A\n\n## Environment\nTBD\n\n## Actual behaviour\n<describe what happened>\n",

@@ -192,6 +192,9 @@ export function judge(raw: string, criteria: readonly Criterion[], options: Judg
 /** "The schedule is ...", "Our payment terms are ...": the subject a sentence is about. */
 const PROSE_SUBJECT = /^(?:the|our|your|all)?\s*([\p{L}][\p{L} ]{1,40}?)\s+(?:is|are|will be|remains?|stays?)\b/iu;
 
+/** This many sections that say nothing or deny their term make the whole text hollow. */
+const HOLLOW_SECTIONS = 3;
+
 /** From this many words on, a text without a single concrete datum is hollow. */
 const VAGUE_WORDS = 30;
 
@@ -217,6 +220,11 @@ export function score(j: Judgement, limits: RubricLimits, contradicted: readonly
   if (j.words >= VAGUE_WORDS && j.concrete === 0) caps.push([hollowCap, "the text names nothing concrete (no number, name, version, path or quoted value)"]);
   const hollow = unmet.filter((c) => c.hollow);
   if (hollow.length > 0) caps.push([hollowCap, `${hollow.map((c) => c.title.toLowerCase()).join(", ")} ${hollow.length === 1 ? "is" : "are"} there in name only or contradicted`]);
+  // Section after section saying its term is not there ("Deliverables: not yet specified",
+  // "Warranty: none", "Validity: not time-limited") is a form with nothing in it, whatever one
+  // section still seems to say. Measured on the dev parts: no passing text has more than one.
+  const empty = criteria.filter((c) => c.hollow !== undefined && c.hollow !== "contradicted");
+  if (empty.length >= HOLLOW_SECTIONS) caps.push([hollowCap, `${empty.length} of its sections say nothing or deny their term`]);
   if (unmet.length > 0) caps.push([requiredCap, `required: ${unmet.map((c) => c.title.toLowerCase()).join(", ")}`]);
   // The lowest cap that applies is reported even when the criteria add up to less: it says why.
   const cap = caps.sort((a, b) => a[0] - b[0])[0];

@@ -49,9 +49,9 @@ const LOREM = new Set(
 const EMPTY =
   /^(?:n\/?a|n\.a|none|nil|null|nothing|tbd|tba|tbc|todo|to ?do|unknown|\?+|-+|\.{2,}|…+|x+|_?no response_?|no answer|see (?:above|below|title|subject|description|attached)|same as (?:above|title|summary)|as above|as per (?:title|subject)|not (?:applicable|available|included|provided|known|sure|defined|specified|relevant|decided|yet (?:known|defined|decided|clear))|to be (?:defined|determined|confirmed|decided|agreed|discussed|announced|clarified|added)|will (?:add|follow|update) (?:later|soon)|later|pending|ask (?:me|us)|no\.?|nope|idk|\{\{[^}]*\}\})$/i;
 
-// "None yet - we'll look at it once design is done", "TBD (waiting for legal)": an empty answer
-// with a remark after it is still empty.
-const EMPTY_HEAD = /^(?:none|nothing|not yet|n\/?a|tbd|tbc|tba|todo|unknown|pending)(?:\s+(?:yet|for now|so far|at the moment|right now))?\s*[-–—:;(,]\s*(?=[^\n]{0,80}?\b(?:later|yet|tbd|tbc|to be|will|once|until|waiting|pending|figure|decide|agree|discuss|at some point)\b)/i;
+// "None yet - we'll look at it once design is done", "TBD (waiting for legal)", "n/a — an ongoing
+// thing, no fixed end point": an empty answer with a remark after it is still empty.
+const EMPTY_HEAD = /^(?:none|nothing|not yet|n\/?a|tbd|tbc|tba|todo|unknown|pending)(?:\s+(?:yet|for now|so far|at the moment|right now))?\s*[-–—:;(,]\s*(?=[^\n]{0,80}?\b(?:later|yet|tbd|tbc|to be|will|once|until|waiting|pending|figure|decide|agree|discuss|at some point|ongoing|no (?:fixed|clear|real|set|hard|specific))\b)/i;
 
 // Text of issue and document templates, left in when nobody filled them in.
 const TEMPLATE = [
@@ -75,7 +75,7 @@ const ORDINARY_USE = /^(?:then |and |just )?(?:(?:use|keep using|work (?:with|in
 // "Done: when it's done, ping me": a definition of done that only says it is done.
 const DONE_WHEN_DONE = /^(?:when|once|after) (?:it'?s|it is|it's all|everything(?:'s| is)|all is|we'?re|we are|i'?m|i am) (?:done|finished|complete(?:d)?|ready|over)\b/i;
 
-const PUT_OFF = /^(?:[\p{L}-]+\s+){0,3}?(?:to be|still to be|will be|is to be|are to be)\s+(?:agreed|defined|determined|confirmed|decided|discussed|clarified|announced|scheduled|planned|fixed|set)(?:\s+(?:later|together|jointly|at|during|in|after|once|when|with|by)\b|\s*$)/iu;
+const PUT_OFF = /^(?:[\p{L}-]+\s+){0,3}?(?:to be|still to be|will be|is to be|are to be)\s+(?:agreed|defined|determined|confirmed|decided|discussed|clarified|announced|scheduled|planned|fixed|set|shaped|scoped|worked out|established|identified)(?:\s+(?:later|together|jointly|at|during|in|after|once|when|with|by)\b|\s*$)/iu;
 
 // "Flexible – we will agree the dates together once ...", "the parties will settle the schedule
 // later": what should be stated is left for later, with no figure given.
@@ -113,21 +113,25 @@ const PLACEHOLDER_TOKENS = new RegExp(
 
 /** "To be confirmed after the kick-off", "we will agree the dates later": the answer put off, with no figure. */
 export function putOff(line: string): boolean {
-  const bare = line.trim().replace(/[.!;,]+$/, "");
+  const bare = line.replace(MARKER, "").trim().replace(/[.!;,]+$/, "");
   const put = PUT_OFF.exec(bare) ?? AGREED_LATER.exec(bare);
   // A figure before it is an answer ("8 weeks, exact dates to be confirmed"); one after says when it will come ("defined in the workshop in week 1").
   return put !== null && !/\d/.test(bare.slice(0, put.index + put[0].length));
 }
 
+/** A list item's or a clause's marker: "- ", "3) ", "3.1 " (a numbered document's clause), "[x] ". */
+const MARKER = /^\s*(?:[-*•]|\d+(?:\.\d+)*[.)]?(?=\s)|\d+[.)]|\[[ xX]\])\s*/;
+
 /** A step that is only ordinary use ("Use the app normally for a while"): a list with one reproduces nothing. */
 export function ordinaryUse(line: string): boolean {
-  return ORDINARY_USE.test(line.replace(/^\s*(?:[-*•]|\d+[.)])\s*/, "").replace(/[.!;,]+$/, "").trim());
+  return ORDINARY_USE.test(line.replace(MARKER, "").replace(/[.!;,]+$/, "").trim());
 }
 
 /** Why a line says nothing, or undefined when it has content of its own. */
 export function hollowLine(line: string): Hollow | undefined {
-  const bare = line.replace(/^\s*(?:[-*•]|\d+[.)]|\[[ xX]\])\s*/, "").replace(/[.!;,]+$/, "").trim();
-  if (bare === "") return "placeholder";
+  const bare = line.replace(MARKER, "").replace(/[.!;,]+$/, "").trim();
+  // "Names pending", "Dates TBC": a gap named by what should fill it.
+  if (bare === "" || /^(?:[\p{L}-]+\s+){0,2}(?:pending|tbd|tbc|tba|to follow|to come)$/iu.test(bare)) return "placeholder";
   if (EMPTY.test(bare) || EMPTY_HEAD.test(bare)) return /^(?:not|no\b|none|nothing|nope|n\/?a|n\.a)/i.test(bare) ? "negated" : "placeholder";
   // "Given ..." or "Then …": a word and an ellipsis where the content should be.
   if (/(?:\.{3,}|…)\s*$/.test(line) && contentWords(bare).length === 0) return "placeholder";
@@ -191,6 +195,13 @@ const NOT_KNOWN = /\b(?:no idea|not sure|no clue|dunno)\b|(?:^|\b(?:i|we)\s+)(?:
 // downloaded", "no e-mail arrives". "No trigger identified", "nothing depends on it" deny.
 const EVENT = "(?:happen|appear|load|arrive|show|display|open|respond|react|change|sav|download|upload|send|sent|print|sync|refresh|render|start|pop)(?:s|es|ed|d|n|ped)?";
 const NEGATED_EVENT = new RegExp(`\\b(?:nothing|no\\s+[\\p{L}-]+(?:\\s+[\\p{L}-]+)?)\\s+(?:(?:is|are|was|were|gets?|got|has been|have been)\\s+)?${EVENT}\\b`, "iu");
+// "A price cannot be given yet", "the team is not decided", "we are not able to define the scope",
+// "we do not fix a scope", "no transfer of rights is offered", "we have not agreed any
+// confidentiality terms": the term is said to be not stated, wherever the negation stands in a
+// short sentence naming it. "We will not build the admin panel" and "the price does not include
+// VAT" state a boundary.
+const NOT_STATED =
+  /\b(?:(?:can ?not|can't|could not|couldn't|will not|won't|is not|are not|isn't|aren't|has not|have not|hasn't|haven't|not)\s+(?:yet\s+)?(?:been\s+|be\s+)?(?:given|defined|decided|agreed|committed|confirmed|specified|determined|estimated|known|addressed|planned|settled|discussed|proposed)|(?:is|are|remains?|still|all) (?:undecided|unknown|unclear|open)|(?:not able to|unable to|can ?not|can't)\s+(?:give|define|commit to|confirm|specify|determine|estimate|quote|say|promise|name|plan)|(?:have|has) not (?:yet )?(?:agreed|defined|decided|planned|discussed|covered)|\b(?:nothing|none) (?:is|are|will be|can be) (?:yet )?(?:promised|committed|guaranteed|defined|fixed|agreed|planned)|(?:do|does|did|will) not (?:fix|define|specify|promise|commit to|list)|\bno (?:transfer|assignment|definition) of)\b/iu;
 const NEGATED_START = /^(?:no|not|none|nothing|unknown|unclear|n\/a|can't say|cannot say|don't know|do not know|no idea|not sure|unsure)\b/i;
 // "Nothing really, just flagging it": a hedged nothing denies its section however long it goes on.
 // "No fixed end - let's keep chipping away at it": an end nobody set.
@@ -259,10 +270,14 @@ export function isNegatedFor(line: string, vocabulary: ReadonlySet<string>): boo
   // "Nothing happens", "no file is downloaded", "when I click it, no e-mail arrives": what does not
   // happen is what is observed, not a denial that anything is stated.
   if (NEGATED_EVENT.test(line)) return false;
-  const all = words(line);
-  if ((all.length <= 4 && NEGATED_START.test(line.trim())) || HEDGED_NOTHING.test(line.trim())) return true;
+  const bare = line.replace(MARKER, "").trim();
+  const all = words(bare);
+  if ((all.length <= 4 && NEGATED_START.test(bare)) || HEDGED_NOTHING.test(bare)) return true;
   if (saysUnknown(line)) return true;
   if (!NEGATION.test(line)) return false;
+  // "Nothing is promised in this document", "We haven't discussed this yet": a short denial names
+  // no term; it denies whichever it stands under.
+  if (all.length <= 20 && NOT_STATED.test(line) && (all.length <= 8 || /^(?:nothing|none)\b/i.test(bare) || all.some((word) => vocabulary.has(stemOf(word))))) return true;
   for (let i = 0; i < all.length; i++) {
     if (!vocabulary.has(stemOf(all[i]!))) continue;
     // Right before the word: "no steps", "not reproducible"; "we never copy customer data" is a

@@ -51,6 +51,10 @@ const SHAPES: Record<string, string> = {
   "line breaks escaped": "The export fails.\\n",
   "HTML line breaks": "The export fails.<br>",
   "fences a line": "```\n",
+  "amounts joined by '+'": "€1 + ",
+  "amounts after colons": "€1: x: ",
+  "amounts between dashes": "€1 — ",
+  "rows under a column header": "Item    Amount    Note\nDesign    €1    ok\n",
 };
 
 // "a" then spaces to the end of one line, "1,1,1,...x" over a page footer, a long dictated clause

@@ -1863,6 +1863,14 @@ A secure portal for client intake. Fixed fee $11,500, 6 weeks, to be ordered in 
     expect(review.consistency.find((c) => c.check === "payment-amounts")).toMatchObject({ ok: true, message: expect.stringContaining("58900") });
   });
 
+  it("reads the largest quote of amounts run together with dashes, colons or '+' (the split after a price is no recursion)", async () => {
+    const { LIMITS } = await import("../src/api/operations.js");
+    for (const unit of ["€1 — ", "€1: x: ", "€1 + "]) {
+      const text = `Price ${unit.repeat(Math.floor(LIMITS.quoteText / unit.length) - 2)}= €2`;
+      expect(() => reviewQuote(text, quoteRubric, noServices, url), unit).not.toThrow();
+    }
+  });
+
   it("an ASCII table's border line ends a row: the total under the items is not read as their wrapped cell", async () => {
     const { asciiTables } = await import("../src/reviews/formats.js");
     const table = ["+----+----------------+---------+", "| #  | Item           | Price   |", "+----+----------------+---------+", "| 1  | Analysis       | 72 000  |", "| 2  | Backend and    | 216 000 |", "|    | database       |         |", "+----+----------------+---------+", "|    | TOTAL          | 288 000 |", "+----+----------------+---------+"].join("\n");

@@ -89,13 +89,24 @@ function itemsOf(line: string): string[] {
 
 // "Our fixed price is KES 800,000 excluding VAT: KES 180,000 for design, ...", "48 000 Kč in total —
 // illustrations ...": after an amount, a colon or a dash goes on with the items it is made of.
+// Amounts and separators are found once each and walked together: a line of thousands stays linear.
 const GOES_ON = /:\s+|\s[—–-]\s/g;
 function goesOn(piece: string): string[] {
+  const found = [...piece.matchAll(AMOUNT_PATTERN)].map((m) => [m.index, m.index + m[0].length] as const);
+  if (found.length < 2) return [piece];
+  const lastStart = found[found.length - 1]![0];
+  const out: string[] = [];
+  let from = 0;
+  let next = 0;
   for (const m of piece.matchAll(GOES_ON)) {
-    const [before, after] = [piece.slice(0, m.index), piece.slice(m.index + m[0].length)];
-    if (AN_AMOUNT.test(before) && AN_AMOUNT.test(after)) return [before, ...goesOn(after)];
+    while (next < found.length && found[next]![0] < from) next++;
+    const before = next < found.length && found[next]![1] <= m.index;
+    if (before && lastStart >= m.index + m[0].length) {
+      out.push(piece.slice(from, m.index));
+      from = m.index + m[0].length;
+    }
   }
-  return [piece];
+  return [...out, piece.slice(from)];
 }
 
 /**
@@ -139,10 +150,38 @@ const COMPUTATION = new RegExp(
   "giu",
 );
 
-// "R 36 000,00 + 12 × R 28 500,00 = R 378 000,00": a sum of amounts, each perhaps counted, against its result.
-const TERM = `(?:\\d{1,3}\\s*[×x*]\\s*)?(?:${AMOUNT})`;
-const SUM = new RegExp(`(?<terms>${TERM}(?:\\s*\\+\\s*${TERM})+)\\s*=\\s*(?<result>${AMOUNT})`, "giu");
-const A_SUM = new RegExp(SUM.source, "iu");
+const PLUS = /^\s*\+\s*(?:(\d{1,3})\s*[×x*]\s*)?$/;
+const COUNTED = /(\d{1,3})\s*[×x*]\s*$/;
+
+/**
+ * "R 36 000,00 + 12 × R 28 500,00 = R 378 000,00": a sum of amounts, each perhaps counted, against
+ * its result. Read amount by amount along each line, so a line of thousands of "+" stays linear.
+ */
+function sums(text: string): { stated: number; computed: number; found: string }[] {
+  const out: { stated: number; computed: number; found: string }[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.includes("+") || !line.includes("=")) continue;
+    let terms: number[] = [];
+    let from = 0;
+    let end = 0;
+    for (const m of line.matchAll(AMOUNT_PATTERN)) {
+      const gap = line.slice(end, m.index);
+      const value = parseAmount(m[1] ?? m[2] ?? "0");
+      const plus = PLUS.exec(gap);
+      if (terms.length >= 2 && /^\s*=\s*$/.test(gap)) {
+        out.push({ stated: value, computed: terms.reduce((a, n) => a + n, 0), found: line.slice(from, m.index + m[0].length).replace(/\s+/g, " ") });
+        terms = [];
+      } else if (plus && terms.length > 0) terms.push(value * Number(plus[1] ?? 1));
+      else {
+        const counted = COUNTED.exec(line.slice(Math.max(0, m.index - 12), m.index));
+        terms = [value * Number(counted?.[1] ?? 1)];
+        from = m.index - (counted?.[0].length ?? 0);
+      }
+      end = m.index + m[0].length;
+    }
+  }
+  return out;
+}
 
 function valueOf(amount: string): number {
   const m = new RegExp(AMOUNT, "i").exec(amount);
@@ -158,13 +197,7 @@ function computations(text: string): { stated: number; computed: number; found: 
     // "3 sprints × 2 weeks at €8,000 per sprint": the rate is per sprint, so the sprints are what it multiplies.
     const quantity = perCounted ? Number(times) : Number(times ?? 1) * Number(count!.replace(",", "."));
     return { stated: valueOf(result!), computed: quantity * valueOf(rate!), found: m[0].replace(/\s+/g, " ") };
-  }).concat([...text.matchAll(SUM)].map((m) => {
-    const terms = m.groups!.terms!.split("+").map((term) => {
-      const counted = /^\s*(\d{1,3})\s*[×x*]\s*/.exec(term);
-      return (counted ? Number(counted[1]) : 1) * valueOf(counted ? term.slice(counted[0].length) : term);
-    });
-    return { stated: valueOf(m.groups!.result!), computed: terms.reduce((a, n) => a + n, 0), found: m[0].replace(/\s+/g, " ") };
-  }));
+  }).concat(sums(text));
 }
 
 const TOTAL = new RegExp(`\\b(?:total|sum|grand total|in total|total price|total fee)\\b|${LEAD_IN}`, "i");
@@ -219,7 +252,7 @@ export function consistency(all: string, priceText: string, paymentText: string,
   const stepAt = rows.map(([line, on]) => (isTotal(line) ? undefined : stepLine(line, on)));
   const steps = stepAt.map((n) => n ?? 0);
   // "Year 1 total: R 36 000,00 + 12 × R 28 500,00 = R 378 000,00": a total its line sums is checked as that sum.
-  if (totals.length > 0 && items.length >= 2 && !A_SUM.test(totals[0]!.line)) {
+  if (totals.length > 0 && items.length >= 2 && sums(totals[0]!.line).length === 0) {
     const sum = sumOf(items);
     // The quote adds up when one plain reading does: the items, or only those over the first total
     // line (what follows it, "Optional add-ons, not part of the total above", is no part of it),
@@ -391,7 +424,7 @@ function totalOf(on: readonly Amount[], line: string): Amount {
   const before = on.find((a) => /^\s+in total\b/i.test(line.slice(a.at + a.raw.length, a.at + a.raw.length + 12)));
   if (before) return before;
   // "Total: R 36 000,00 + 12 × R 28 500,00 = R 378 000,00": what the line's sum makes.
-  const result = A_SUM.test(line) ? on.filter((a) => !a.rate && /=\s*$/.test(line.slice(0, a.at))).at(-1) : undefined;
+  const result = sums(line).length > 0 ? on.filter((a) => !a.rate && /=\s*$/.test(line.slice(0, a.at))).at(-1) : undefined;
   if (result) return result;
   const at = line.search(/\b(?:sub-?)?total\b/i);
   // "Total (day rate CHF 1'800.–) | 7 | CHF 12'600.–": a rate on the total's line is not it.

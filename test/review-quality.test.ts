@@ -124,7 +124,9 @@ async function verdictChanges(ticketShape: (text: string) => string, quoteShape:
   };
 }
 
-describe("review verdicts do not depend on where lines are broken or how they are indented", () => {
+// Each probe judges again every dev item its shape changes (about 1,400): tens of seconds when the
+// other test file running beside it takes the second core.
+describe("review verdicts do not depend on where lines are broken or how they are indented", { timeout: 120_000 }, () => {
   it("dev items keep their verdict when hard-wrapped (tickets at 72 columns, quotes at 68 with a page footer)", async () => {
     const { tickets, quotes, share } = await verdictChanges((t) => hardWrapped(t, 72), (q) => hardWrapped(q, 68));
     // Measured: 5 of 668 tickets and 6 of 347 quotes (a footer can still land inside a sentence).
@@ -265,6 +267,7 @@ describe("review verdicts do not depend on where lines are broken or how they ar
 // every attack below 4).
 const TICKET_FLOOR = 0.84;
 const TICKET_TYPE_FLOOR = 0.8;
-const QUOTE_FLOOR = 0.77;
-const ATTACKS_AT_4_OR_MORE = 4;
+const QUOTE_FLOOR = 0.78;
+// Six: quotes-y, a set of attacks written to carry real figures, added two in its test part.
+const ATTACKS_AT_4_OR_MORE = 6;
 const ATTACKS_PASSED = 2;

@@ -1871,6 +1871,11 @@ A secure portal for client intake. Fixed fee $11,500, 6 weeks, to be ordered in 
     }
   });
 
+  it("a computed line item keeps its name ('- Tracking plan & implementation: 6 days × 11 500 kr = 69 000 kr'), whatever section the name could open", () => {
+    const review = reviewQuote("- Price:\n  - Tracking plan & implementation: 6 days × 11 500 kr = 69 000 kr\n  - Dashboards: 3 days × 11 500 kr = 34 500 kr\n  - Total: 9 days = 103 500 kr", quoteRubric, noServices, url);
+    expect(review.consistency.find((c) => c.check === "total")).toMatchObject({ ok: true, message: expect.stringContaining("103500") });
+  });
+
   it("an ASCII table's border line ends a row: the total under the items is not read as their wrapped cell", async () => {
     const { asciiTables } = await import("../src/reviews/formats.js");
     const table = ["+----+----------------+---------+", "| #  | Item           | Price   |", "+----+----------------+---------+", "| 1  | Analysis       | 72 000  |", "| 2  | Backend and    | 216 000 |", "|    | database       |         |", "+----+----------------+---------+", "|    | TOTAL          | 288 000 |", "+----+----------------+---------+"].join("\n");

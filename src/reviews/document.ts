@@ -62,6 +62,8 @@ const LABEL_CURRENCY = new RegExp(`(?:\\(\\s*|,\\s*|\\bin\\s+)(${CURRENCIES})(?:
 const TRAILING_FIGURE = /(?<![\d.,'-])(?<![A-Za-z€$£¥₹])(?<!\d )(?!(?:19|20)\d\d\s*$)(\d{1,3}(?:,\d{2})+,\d{3}(?:\.\d{2})?|\d{1,3}(?:[.,' ]\d{3})+(?:[.,]\d{2})?|\d{3,}(?:[.,]\d{2})?)\s*$/;
 /** A figure written with cents ("24,600.00", "1.950,00") and no currency ("R1 150,00") or unit ("2.50 s") beside it. */
 const CENTS_FIGURE = new RegExp(`(?<!${CURRENCY_SIGN}\\s?)(?<![\\d.,']\\s?)\\d{1,3}(?:[.,' ]\\d{3})*[.,]\\d{2}(?![\\d.,%])(?!\\s?(?:${CURRENCIES}|\\p{L}))`, "giu");
+/** A quantity times a rate and what it makes: "6 days × 11 500 kr = 69 000 kr". */
+const COMPUTED = new RegExp(`^\\d[^=\\n]{0,40}?(?:×|\\bx\\b|\\*|@)[^=\\n]{0,40}=\\s*(?:${AMOUNT_PATTERN.source})\\s*\\.?$`, "i");
 /** A currency just before a figure ("GBP 21,000", "€ 3,400"): the figure is priced already. */
 const PRICED_BEFORE = new RegExp(`(?:${CURRENCY_SIGN})\\s*$`, "iu");
 const BOLD_END = /(?:\*\*|__)(\d[\d.,' ]*)(?:\*\*|__)\s*$/;
@@ -231,8 +233,9 @@ class SectionBuilder {
     // label is on the item's first line; the lines the item wraps onto go on with its text.
     const [head, ...wrapped] = text.split("\n");
     const inline = inlineLabel(head!, this.resolve);
-    // "- Monitoring and handover: 3,600" under a price is a line item, whatever its name says.
-    if (inline && (inline.rest || inline.known) && !FIGURE_ONLY.test(inline.rest)) {
+    // "- Monitoring and handover: 3,600" under a price is a line item, whatever its name says, and
+    // so is "- Tracking plan & implementation: 6 days × 11 500 kr = 69 000 kr".
+    if (inline && (inline.rest || inline.known) && !FIGURE_ONLY.test(inline.rest) && !COMPUTED.test(inline.rest)) {
       const rest = [inline.rest, ...wrapped.map((l) => l.trim())].filter((l) => l !== "").join(" ");
       this.open(inline.label, rest === "");
       if (rest) this.add(rest, "text");

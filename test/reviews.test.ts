@@ -1876,6 +1876,11 @@ A secure portal for client intake. Fixed fee $11,500, 6 weeks, to be ordered in 
     expect(review.consistency.find((c) => c.check === "total")).toMatchObject({ ok: true, message: expect.stringContaining("103500") });
   });
 
+  it("a numbered title on a paragraph's last line heads the list under it, as a PDF pastes it ('... 30 days.\\n6 Conditions\\n- ...')", () => {
+    const review = reviewQuote("5 Fees\nTotal € 13,200, excl. VAT. Payment: 50% on kick-off, 50% on delivery; payment term 30 days.\n6 Conditions\n- The draft report is accepted after one review round: you send comments within 5 working days.\n- All information obtained is treated as confidential and deleted 60 days after the final report.", quoteRubric, noServices, url);
+    expect(status(review)).toMatchObject({ acceptance: "met", "confidentiality-data": "met" });
+  });
+
   it("an ASCII table's border line ends a row: the total under the items is not read as their wrapped cell", async () => {
     const { asciiTables } = await import("../src/reviews/formats.js");
     const table = ["+----+----------------+---------+", "| #  | Item           | Price   |", "+----+----------------+---------+", "| 1  | Analysis       | 72 000  |", "| 2  | Backend and    | 216 000 |", "|    | database       |         |", "+----+----------------+---------+", "|    | TOTAL          | 288 000 |", "+----+----------------+---------+"].join("\n");

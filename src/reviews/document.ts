@@ -45,6 +45,8 @@ const MAX_LABEL_WORDS = 10;
 const TITLE = /^(?!(?:We|I|You|Our|Your|This|These|It|They|He|She|There|Please)\b)\p{Lu}[\p{L}'’&/-]*(?: [\p{L}'’&/-]+){0,4}$/u;
 /** A section's title over its paragraph may also number it and remark on it: "PHASE 2 – Client intake portal (optional)". */
 const NUMBERED_TITLE = /^(?!(?:We|I|You|Our|Your|This|These|It|They|He|She|There|Please)\b)\p{Lu}[\p{L}'’&/-]*(?: (?:[\p{L}'’&/-]+|\d{1,2}[.:]?|[–—]))*(?: \([\p{L} ,]{1,40}\))?$/u;
+/** A section's number in front of its title: "6 ", "6. ", "6.2 ". */
+const SECTION_NUMBER = /^\d{1,2}(?:\.\d{1,2})*\.?\s+(?=\p{Lu})/u;
 // "Safari 17 crashes on login", "Open Settings", "Logged in as admin" are a report's line and steps, not titles.
 const isTitle = (line: string) => (TITLE.test(line) || (line.split(" ").length <= 8 && /\d|\(/.test(line) && NUMBERED_TITLE.test(line))) && !isAction(line) && !pastStep(line) && !saysWhatHappens(line);
 /** A list item over a list of its own names that list: "You get", "Small print, in plain words". */
@@ -95,9 +97,15 @@ function walk(tokens: readonly Token[], out: SectionBuilder): void {
         const [first, ...rest] = token.raw.trim().split("\n").map((l) => l.trim());
         const next = tokens[i + 1]?.type === "space" ? tokens[i + 2]?.type : tokens[i + 1]?.type;
         const heads = next === "list" ? TITLE.test(first!) : i > 0 && (rest.length > 0 || next === "paragraph" || next === "table") && isTitle(first!);
+        // "... payment term 30 days.\n6 Conditions" over a list, as a PDF pastes it: the numbered
+        // title on the paragraph's last line heads the list.
+        const last = rest.at(-1);
         if (heads) {
           out.heading(first!);
           if (rest.length > 0) out.paragraph(rest.join("\n"));
+        } else if (next === "list" && last !== undefined && SECTION_NUMBER.test(last) && isTitle(last.replace(SECTION_NUMBER, ""))) {
+          out.paragraph([first!, ...rest.slice(0, -1)].join("\n"));
+          out.heading(last);
         } else out.paragraph(token.raw);
         break;
       }

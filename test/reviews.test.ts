@@ -1881,6 +1881,11 @@ A secure portal for client intake. Fixed fee $11,500, 6 weeks, to be ordered in 
     expect(status(review)).toMatchObject({ acceptance: "met", "confidentiality-data": "met" });
   });
 
+  it("a service told in prose ('we will carry out a five-day penetration test ... The programme does not include ...') is a scope", () => {
+    const review = reviewQuote("Each quarter we will carry out a five-day manual penetration test of one of your two web applications, alternating between them. The programme does not include testing of your internal network or any remediation work.", quoteRubric, noServices, url);
+    expect(status(review).scope).toBe("met");
+  });
+
   it("an ASCII table's border line ends a row: the total under the items is not read as their wrapped cell", async () => {
     const { asciiTables } = await import("../src/reviews/formats.js");
     const table = ["+----+----------------+---------+", "| #  | Item           | Price   |", "+----+----------------+---------+", "| 1  | Analysis       | 72 000  |", "| 2  | Backend and    | 216 000 |", "|    | database       |         |", "+----+----------------+---------+", "|    | TOTAL          | 288 000 |", "+----+----------------+---------+"].join("\n");

@@ -1854,7 +1854,7 @@ A secure portal for client intake. Fixed fee $11,500, 6 weeks, to be ordered in 
     const right = reviewQuote(`PRICE\n${price}`, quoteRubric, noServices, url);
     expect(right.consistency.filter((c) => !c.ok)).toEqual([]);
     expect(right.consistency.find((c) => c.check === "computation")).toMatchObject({ ok: true, message: expect.stringContaining("R 36 000,00 + 12 × R 28 500,00") });
-    const wrong = reviewQuote(`PRICE\n${price.replace("R 378 000,00", "R 388 000,00").replace("R 434 700,00", "R 444 700,00")}`, quoteRubric, noServices, url);
+    const wrong = reviewQuote(`PRICE\n${price.replace("R 378 000,00", "R 388 000,00").replace("R 56 700,00", "R 58 200,00").replace("R 434 700,00", "R 446 200,00")}`, quoteRubric, noServices, url);
     expect(wrong.consistency.filter((c) => !c.ok)).toEqual([expect.objectContaining({ check: "computation", message: expect.stringContaining("it makes 378000") })]);
   });
 
@@ -1884,6 +1884,20 @@ A secure portal for client intake. Fixed fee $11,500, 6 weeks, to be ordered in 
   it("a service told in prose ('we will carry out a five-day penetration test ... The programme does not include ...') is a scope", () => {
     const review = reviewQuote("Each quarter we will carry out a five-day manual penetration test of one of your two web applications, alternating between them. The programme does not include testing of your internal network or any remediation work.", quoteRubric, noServices, url);
     expect(status(review).scope).toBe("met");
+  });
+
+  it("a tax or discount line's rate must make its amount ('discount (10%): −£3,500' under a £30,000 subtotal), VAT on the discounted price too", () => {
+    const wrong = reviewQuote("4.1 Stamp card: £12,000\n4.2 Birthday rewards: £7,500\n4.3 Referral codes: £10,500\n4.4 Subtotal: £30,000\n4.5 Returning-client discount (10%): −£3,500\n4.6 Total: £26,500 excl. VAT", quoteRubric, noServices, url);
+    expect(wrong.consistency.filter((c) => !c.ok)).toEqual([expect.objectContaining({ check: "total", message: "10% of 30000 is 3000, but the line says 3500: ask which is right." })]);
+    const right = reviewQuote("Design: £12,000\nBuild: £18,000\nSubtotal: £30,000\nDiscount (10%): −£3,000\nVAT 20%: £5,400\nTotal: £32,400", quoteRubric, noServices, url);
+    expect(right.consistency.filter((c) => !c.ok)).toEqual([]);
+  });
+
+  it("instalments may split the item they name ('Build: 50% ($14,000) at kickoff and 50% ($14,000) at go-live'), not only the total", () => {
+    const review = reviewQuote("## Pricing\n| Item | Price |\n|---|---|\n| Build (fixed) | $28,000 |\n| Run support, June–August (3 × $2,000/month) | $6,000 |\n| **Total** | **$34,000** |\n\nBuild: 50% ($14,000) at kickoff and 50% ($14,000) at go-live. Run support: $2,000 invoiced monthly in advance.", quoteRubric, noServices, url);
+    expect(review.consistency.find((c) => c.check === "payment-amounts")).toMatchObject({ ok: true, message: expect.stringContaining("28000") });
+    const other = reviewQuote("## Pricing\n| Item | Price |\n|---|---|\n| Build (fixed) | $28,000 |\n| Run support | $6,000 |\n| **Total** | **$34,000** |\n\nPayment: 50% ($14,000) at kickoff and 50% ($14,000) at go-live.", quoteRubric, noServices, url);
+    expect(other.consistency.find((c) => c.check === "payment-amounts")).toMatchObject({ ok: false });
   });
 
   it("an ASCII table's border line ends a row: the total under the items is not read as their wrapped cell", async () => {

@@ -277,8 +277,19 @@ export function consistency(all: string, priceText: string, paymentText: string,
   rows.forEach(([line, on], i) => {
     if (!isTotal(line)) {
       const at = stepAt[i];
-      if (at !== undefined) step += at;
-      else running = undefined;
+      if (at === undefined) running = undefined;
+      else {
+        // "Returning-client discount (10%): −£3,500" under "Subtotal: £30,000": a rate must make its amount,
+        // of the total above it or of that total with the steps before (VAT on the discounted price).
+        const rate = running === undefined ? undefined : ONE_RATE.exec(line);
+        const bases = running === undefined ? [] : [running, running + step];
+        const share = rate ? Number(rate[1]!.replace(",", ".")) / 100 : undefined;
+        if (share !== undefined && !bases.some((base) => Math.abs(base * share - Math.abs(at)) < 1)) {
+          const expected = Math.round(bases.at(-1)! * share * 100) / 100;
+          checks.push({ check: "total", ok: false, message: `${rate![1]}% of ${bases.at(-1)} is ${expected}, but the line says ${Math.abs(at)}: ask which is right.` });
+        }
+        step += at;
+      }
       return;
     }
     const value = on.some((a) => !a.rate) && !INSTALMENT_TOTAL.test(line) ? totalOf(on, line).value : undefined;
@@ -330,7 +341,10 @@ export function consistency(all: string, priceText: string, paymentText: string,
     // Instalments may split the price with its tax: "Sub-total 3,90,000 / Grand Total 4,60,200".
     // A total stated in the next sentence ("GST adds ₹81,000, for a total of ₹5,31,000") counts too.
     const nearby = lines === found ? [...byLine, ...groupByLine(amounts(priceBlock))] : [...byLine];
-    const price = [total, ...nearby.filter(([line, on]) => totalLine(line) && on.some((a) => !a.rate)).map(([line, on]) => totalOf(on, line).value)].find((t) => Math.abs(sum - t) < 1);
+    // "Build: 50% ($14,000) at kickoff and 50% ($14,000) at go-live" splits the item it names ("| Build (fixed) | $28,000 |").
+    const named = new Set(instalments.map((a) => nameOf(a.line)));
+    const namedItems = items.filter((a) => named.has(nameOf(a.line))).map((a) => a.value);
+    const price = [total, ...nearby.filter(([line, on]) => totalLine(line) && on.some((a) => !a.rate)).map(([line, on]) => totalOf(on, line).value), ...namedItems].find((t) => Math.abs(sum - t) < 1);
     checks.push({
       check: "payment-amounts",
       ok: price !== undefined,
@@ -367,6 +381,8 @@ const EQUAL_INSTALMENTS = new RegExp(
   "giu",
 );
 
+/** The first word a line names, past its table bars and emphasis: "| Build (fixed) | $28,000 |" is "build". */
+const nameOf = (line: string) => /\p{L}{3,}/u.exec(line)?.[0].toLowerCase();
 const sumOf = (list: readonly Amount[]) => Math.round(list.reduce((s, a) => s + a.value, 0) * 100) / 100;
 const SUBTOTAL = /\bsub-?total\b/i;
 const PRICE_IS = /\b(?:price|fee|cost)s?\s+(?:is|comes to|amounts to)\b|\bfixed (?:price|fee) of\b/i;
@@ -383,6 +399,8 @@ function stepLine(line: string, on: readonly Amount[]): number | undefined {
   return TAX_LINE.test(line) ? priced[0]!.value : undefined;
 }
 
+// The one rate a tax or discount line states ("VAT 21%", "discount (10 %)"); a line with two is read as written.
+const ONE_RATE = /^(?!.*%.*%)[^%]*?(\d{1,2}(?:[.,]\d{1,2})?)\s?%/;
 const TAX_LINE = /\b(?:vat|tax|taxes|gst|hst|pst|mwst|ust|btw|iva|tva|moms|mva)\b/i;
 const DISCOUNT_LINE = /\b(?:discount|rebate|reduction)\b/i;
 const NOT_A_STEP = /\b(?:excl|excluding|exclusive of|before|after|without|net of|not including|of which|price|fee|cost|list)\b/i;

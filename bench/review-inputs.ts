@@ -55,6 +55,7 @@ const SHAPES: Record<string, string> = {
   "amounts after colons": "€1: x: ",
   "amounts between dashes": "€1 — ",
   "rows under a column header": "Item    Amount    Note\nDesign    €1    ok\n",
+  "a header of many cells over two-cell rows": "wide header",
 };
 
 // "a" then spaces to the end of one line, "1,1,1,...x" over a page footer, a long dictated clause
@@ -66,6 +67,7 @@ const fill = (unit: string, length: number) =>
   unit === "a b" ? `a${" ".repeat(length - 2)}b`
   : unit === "61 words" ? `${WORDS_61}${" ".repeat(length - WORDS_61.length - 4)} end`
   : unit === "[1" ? `[${"1".repeat(length - 1)}`
+  : unit === "wide header" ? `${"ab   ".repeat(Math.floor(length / 10))}\n${"x   y\n".repeat(Math.floor(length / 12))}`.slice(0, length)
   : unit === "1," ? unit.repeat(Math.ceil(length / 2)).slice(0, length - FOOTER.length) + FOOTER
   : unit.repeat(Math.ceil(length / unit.length)).slice(0, length - 3) + (unit === " " ? "- b" : "end");
 

@@ -326,6 +326,17 @@ Billing 2.4.1 on staging, Firefox 128`;
     expect(threeDenied.summary).toContain("3 of its sections say nothing or deny their term");
   });
 
+  it("ordinary clauses with a negation are no denial, and ordinary sums no contradiction (a second reviewer's read-back of the rules above)", () => {
+    const terms = reviewQuote("Confidentiality: Your data will not be given to third parties.\n\nValidity: This quote is open for 30 days and cannot be extended.\n\nAcceptance: Acceptance cannot be given before the sync has run for 3 days without errors.\n\nIntellectual property: No transfer of rights takes place before the final invoice is paid in full.\n\nScope: a booking portal for 4 clinics with patient login. Not included: hosting and a mobile app. Reporting will be scoped later as a separate phase 2.", quoteRubric, noServices, url);
+    expect(status(terms)).toMatchObject({ "confidentiality-data": "met", validity: "met", acceptance: "met", "intellectual-property": "met", scope: "met" });
+    for (const text of ["Price: 10 days × €800 + €1,000 = €9,000", "Price: €6,000 - €600 + €1,026 = €6,426", "Design €2,000\nBuild €3,000\nThe licence cost is €1,000.\nVAT 20% €1,200\nTotal €7,200", "Price\nDesign  2.000 €  10 days\nBuild  4.000 €  20 days\nTotal  6.000 €"]) {
+      expect(reviewQuote(text, quoteRubric, noServices, url).consistency.filter((c) => !c.ok), text).toEqual([]);
+    }
+    const steps = "## Steps\n1. Import users from users.csv\n2. Open a user\n\n## Environment\nAdmin 3.1.0, Firefox 128\n\n";
+    expect(status(bug(`${steps}## Expected\nThe order is not confirmed until payment succeeds.\n\n## Actual\nThe order shows as confirmed.`))).toMatchObject(REQUIRED_BUG);
+    expect(status(bug(`${steps}## Expected\nThe user has the company timezone.\n\n## Actual\nThe timezone is not defined for imported users.`))).toMatchObject(REQUIRED_BUG);
+  });
+
   it("placeholders, N/A and TBD under the headings earn nothing", () => {
     const review = bug(
       "The page is broken and it needs fixing as soon as possible please.\n\n## Steps to reproduce\nNo steps to reproduce.\n\n## Expected behaviour\nN/A\n\n## Environment\nTBD\n\n## Actual behaviour\n<describe what happened>\n",

@@ -25,8 +25,9 @@ export const CURRENCY_SIGN = `(?:\\b(?:AU?|CA?|NZ|US|S|HK|R)\\$|${CURRENCY_SYMBO
 // "$2,000, 120 hours" are 11,500 and 2,000.
 const NUMBER = "\\d(?:[\\d.,']|(?<=\\d)\\s(?=\\d{3}(?!\\d))){0,24}\\d(?:\\s?[kKmM]\\b)?|\\d(?:\\s?[kKmM]\\b)?";
 // "€   600,00", "CHF   800.–" and "TOTAL GBP             12,516.00": a price column aligned with spaces after its currency.
-// "at milestone 2 EUR 17.670,00": a currency between two numbers prices the one after it.
-export const AMOUNT_PATTERN = new RegExp(`${CURRENCY_SIGN}[ \\t]{0,24}(${NUMBER})|(${NUMBER})\\s?${CURRENCY_SIGN}(?![ \\t]*\\d)`, "gi");
+// "at milestone 2 EUR 17.670,00": a currency between a number and a sum written with thousands
+// prices the sum; "2.000 €   10 days" is 2,000 euros.
+export const AMOUNT_PATTERN = new RegExp(`${CURRENCY_SIGN}[ \\t]{0,24}(${NUMBER})|(${NUMBER})\\s?${CURRENCY_SIGN}(?![ \\t]*\\d{1,3}(?:[.,' ]\\d{3})+)`, "gi");
 
 /** Abbreviations whose full stop ends no sentence ("e.g.", "approx. 3", "excl. VAT", "Rs. 1,40,000"). */
 export const ABBREVIATIONS = "e\\.g|i\\.e|etc|vs|approx|est|incl|excl|no|nr|fig|ca|mr|mrs|ms|dr|st|v|rs";

@@ -483,7 +483,8 @@ function columnTables(text: string): string {
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     const header = cellsOf(lines[i]!);
-    const isHeader = header.length >= 2 && !/\d|[|:]\s*$/.test(lines[i]!) && header.every((c) => c.split(" ").length <= 4);
+    // A table has a dozen columns at most: a "header" of hundreds is a line of words, and would make every row as wide.
+    const isHeader = header.length >= 2 && header.length <= 12 && !/\d|[|:]\s*$/.test(lines[i]!) && header.every((c) => c.split(" ").length <= 4);
     let end = i + 1;
     while (isHeader && end < lines.length && cellsOf(lines[end]!).length >= 2 && cellsOf(lines[end]!).length <= header.length && !lines[end]!.includes("|")) end++;
     if (end - i < 3) {

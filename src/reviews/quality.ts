@@ -75,7 +75,11 @@ const ORDINARY_USE = /^(?:then |and |just )?(?:(?:use|keep using|work (?:with|in
 // "Done: when it's done, ping me": a definition of done that only says it is done.
 const DONE_WHEN_DONE = /^(?:when|once|after) (?:it'?s|it is|it's all|everything(?:'s| is)|all is|we'?re|we are|i'?m|i am) (?:done|finished|complete(?:d)?|ready|over)\b/i;
 
-const PUT_OFF = /^(?:[\p{L}-]+\s+){0,3}?(?:to be|still to be|will be|is to be|are to be)\s+(?:agreed|defined|determined|confirmed|decided|discussed|clarified|announced|scheduled|planned|fixed|set|shaped|scoped|worked out|established|identified)(?:\s+(?:later|together|jointly|at|during|in|after|once|when|with|by)\b|\s*$)/iu;
+const PUT_OFF = /^(?:[\p{L}-]+\s+){0,3}?(?:to be|still to be|will be|is to be|are to be)\s+(?:agreed|defined|determined|confirmed|decided|discussed|clarified|announced|scheduled|planned|fixed|set)(?:\s+(?:later|together|jointly|at|during|in|after|once|when|with|by)\b|\s*$)/iu;
+
+// "To be shaped by an assessment": a section that opens so has no answer yet ("Reporting will be
+// scoped later as phase 2" names what is left out, and stays).
+const TO_BE_SHAPED = /^(?:still )?to be (?:shaped|scoped|worked out|established|identified)\b/i;
 
 // "Flexible – we will agree the dates together once ...", "the parties will settle the schedule
 // later": what should be stated is left for later, with no figure given.
@@ -114,7 +118,7 @@ const PLACEHOLDER_TOKENS = new RegExp(
 /** "To be confirmed after the kick-off", "we will agree the dates later": the answer put off, with no figure. */
 export function putOff(line: string): boolean {
   const bare = line.replace(MARKER, "").trim().replace(/[.!;,]+$/, "");
-  const put = PUT_OFF.exec(bare) ?? AGREED_LATER.exec(bare);
+  const put = PUT_OFF.exec(bare) ?? AGREED_LATER.exec(bare) ?? TO_BE_SHAPED.exec(bare);
   // A figure before it is an answer ("8 weeks, exact dates to be confirmed"); one after says when it will come ("defined in the workshop in week 1").
   return put !== null && !/\d/.test(bare.slice(0, put.index + put[0].length));
 }
@@ -195,13 +199,30 @@ const NOT_KNOWN = /\b(?:no idea|not sure|no clue|dunno)\b|(?:^|\b(?:i|we)\s+)(?:
 // downloaded", "no e-mail arrives". "No trigger identified", "nothing depends on it" deny.
 const EVENT = "(?:happen|appear|load|arrive|show|display|open|respond|react|change|sav|download|upload|send|sent|print|sync|refresh|render|start|pop)(?:s|es|ed|d|n|ped)?";
 const NEGATED_EVENT = new RegExp(`\\b(?:nothing|no\\s+[\\p{L}-]+(?:\\s+[\\p{L}-]+)?)\\s+(?:(?:is|are|was|were|gets?|got|has been|have been)\\s+)?${EVENT}\\b`, "iu");
+// Where a denial's verb ends: its clause's end, or a "yet", "now", "at this stage", "up front", "in this quote".
+const DENIAL_END = String.raw`(?=\s*(?:$|[.;,!)]|\b(?:yet|now|for now|so far|here|at (?:this|the moment|present)\b|up ?front|in advance|in this (?:quote|proposal|offer|document)|before (?:the )?(?:discovery|assessment|workshop|kick-?off|poc|proof of concept|first sprint))))`;
 // "A price cannot be given yet", "the team is not decided", "we are not able to define the scope",
 // "we do not fix a scope", "no transfer of rights is offered", "we have not agreed any
 // confidentiality terms": the term is said to be not stated, wherever the negation stands in a
 // short sentence naming it. "We will not build the admin panel" and "the price does not include
 // VAT" state a boundary.
-const NOT_STATED =
-  /\b(?:(?:can ?not|can't|could not|couldn't|will not|won't|is not|are not|isn't|aren't|has not|have not|hasn't|haven't|not)\s+(?:yet\s+)?(?:been\s+|be\s+)?(?:given|defined|decided|agreed|committed|confirmed|specified|determined|estimated|known|addressed|planned|settled|discussed|proposed)|(?:is|are|remains?|still|all) (?:undecided|unknown|unclear|open)|(?:not able to|unable to|can ?not|can't)\s+(?:give|define|commit to|confirm|specify|determine|estimate|quote|say|promise|name|plan)|(?:have|has) not (?:yet )?(?:agreed|defined|decided|planned|discussed|covered)|\b(?:nothing|none) (?:is|are|will be|can be) (?:yet )?(?:promised|committed|guaranteed|defined|fixed|agreed|planned)|(?:do|does|did|will) not (?:fix|define|specify|promise|commit to|list)|\bno (?:transfer|assignment|definition) of)\b/iu;
+const NOT_STATED = new RegExp(
+  [
+    // "... cannot be given yet", "the team is not decided.": the participle ends its clause or puts it off; "not given
+    // to third parties", "not confirmed until payment succeeds", "not defined for imported users" say how things are.
+    String.raw`(?:can ?not|can't|could not|couldn't|will not|won't|is not|are not|isn't|aren't|has not|have not|hasn't|haven't|not)\s+(?:yet\s+)?(?:been\s+|be\s+)?(?:given|defined|decided|agreed|committed|confirmed|specified|determined|estimated|known|addressed|planned|settled|discussed|proposed)${DENIAL_END}`,
+    String.raw`(?:is|are|remains?) (?:still )?(?:undecided|unknown|unclear|open)${DENIAL_END}`,
+    String.raw`(?:not able to|unable to|can ?not|can't)\s+(?:give|define|commit to|confirm|specify|determine|estimate|quote|say|promise|name|plan)\b`,
+    String.raw`(?:have not|has not|haven't|hasn't) (?:yet )?(?:agreed|defined|decided|planned|discussed|covered)\b`,
+    String.raw`(?:nothing|none) (?:is|are|will be|can be) (?:yet )?(?:promised|committed|guaranteed|defined|fixed|agreed|planned)\b`,
+    String.raw`(?:do|does|did|will) not (?:define|specify|promise|commit to|list)\b`,
+    String.raw`(?:do|does|did) not fix (?:a|the|any) [\p{L}-]+${DENIAL_END}`,
+    String.raw`no (?:transfer|assignment) of [\p{L} ]{1,30}? (?:is|are) (?:offered|included|planned|foreseen|intended)\b`,
+  ].map((branch) => String.raw`\b${branch}`).join("|"),
+  "iu",
+);
+// "ReferenceError: process is not defined": an error's own words, not the author's.
+const ERROR_NAME = /\w(?:Error|Exception)\b/;
 const NEGATED_START = /^(?:no|not|none|nothing|unknown|unclear|n\/a|can't say|cannot say|don't know|do not know|no idea|not sure|unsure)\b/i;
 // "Nothing really, just flagging it": a hedged nothing denies its section however long it goes on.
 // "No fixed end - let's keep chipping away at it": an end nobody set.
@@ -277,7 +298,7 @@ export function isNegatedFor(line: string, vocabulary: ReadonlySet<string>): boo
   if (!NEGATION.test(line)) return false;
   // "Nothing is promised in this document", "We haven't discussed this yet": a short denial names
   // no term; it denies whichever it stands under.
-  if (all.length <= 20 && NOT_STATED.test(line) && (all.length <= 8 || /^(?:nothing|none)\b/i.test(bare) || all.some((word) => vocabulary.has(stemOf(word))))) return true;
+  if (all.length <= 20 && NOT_STATED.test(line) && !ERROR_NAME.test(line) && (all.length <= 8 || /^(?:nothing|none)\b/i.test(bare) || all.some((word) => vocabulary.has(stemOf(word))))) return true;
   for (let i = 0; i < all.length; i++) {
     if (!vocabulary.has(stemOf(all[i]!))) continue;
     // Right before the word: "no steps", "not reproducible"; "we never copy customer data" is a

@@ -150,8 +150,9 @@ const COMPUTATION = new RegExp(
   "giu",
 );
 
-const PLUS = /^\s*\+\s*(?:(\d{1,3})\s*[×x*]\s*)?$/;
-const COUNTED = /(\d{1,3})\s*[×x*]\s*$/;
+// "+ 12 × ", "- ", "+ 10 days × ": how a term joins the sum, and how many times it counts.
+const JOINS = /^\s*([+\-−–])\s*(?:(\d{1,3})\s*(?:[\p{L}-]+\s+){0,2}?[×x*]\s*)?$/u;
+const COUNTED = /(\d{1,3})\s*(?:[\p{L}-]+\s+){0,2}?[×x*]\s*$/u;
 
 /**
  * "R 36 000,00 + 12 × R 28 500,00 = R 378 000,00": a sum of amounts, each perhaps counted, against
@@ -167,13 +168,13 @@ function sums(text: string): { stated: number; computed: number; found: string }
     for (const m of line.matchAll(AMOUNT_PATTERN)) {
       const gap = line.slice(end, m.index);
       const value = parseAmount(m[1] ?? m[2] ?? "0");
-      const plus = PLUS.exec(gap);
-      if (terms.length >= 2 && /^\s*=\s*$/.test(gap)) {
+      const joins = JOINS.exec(gap);
+      if (terms.length >= 2 && /^\s*=\s*$/.test(gap) && line.slice(from, m.index).includes("+")) {
         out.push({ stated: value, computed: terms.reduce((a, n) => a + n, 0), found: line.slice(from, m.index + m[0].length).replace(/\s+/g, " ") });
         terms = [];
-      } else if (plus && terms.length > 0) terms.push(value * Number(plus[1] ?? 1));
+      } else if (joins && terms.length > 0) terms.push((joins[1] === "+" ? 1 : -1) * value * Number(joins[2] ?? 1));
       else {
-        const counted = COUNTED.exec(line.slice(Math.max(0, m.index - 12), m.index));
+        const counted = COUNTED.exec(line.slice(Math.max(0, m.index - 30), m.index));
         terms = [value * Number(counted?.[1] ?? 1)];
         from = m.index - (counted?.[0].length ?? 0);
       }
@@ -385,7 +386,8 @@ const EQUAL_INSTALMENTS = new RegExp(
 const nameOf = (line: string) => /\p{L}{3,}/u.exec(line)?.[0].toLowerCase();
 const sumOf = (list: readonly Amount[]) => Math.round(list.reduce((s, a) => s + a.value, 0) * 100) / 100;
 const SUBTOTAL = /\bsub-?total\b/i;
-const PRICE_IS = /\b(?:price|fee|cost)s?\s+(?:is|comes to|amounts to)\b|\bfixed (?:price|fee) of\b/i;
+// "Our fixed price is ...", "the price is ...", not "the licence cost is €1,000" (an item).
+const PRICE_IS = /\b(?:our|the|this|your) (?:total |overall |fixed |project )?(?:price|fee) (?:is|comes to|amounts to)\b|\bfixed (?:price|fee) of\b/i;
 /**
  * A tax or discount line's signed amount: "VAT 20%: €4,000", "Plus GST at 9% (S$3,240)",
  * "Early-signature discount -€2,000": the line's one amount. A line that states a price without or

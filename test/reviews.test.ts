@@ -335,6 +335,8 @@ Billing 2.4.1 on staging, Firefox 128`;
     const steps = "## Steps\n1. Import users from users.csv\n2. Open a user\n\n## Environment\nAdmin 3.1.0, Firefox 128\n\n";
     expect(status(bug(`${steps}## Expected\nThe order is not confirmed until payment succeeds.\n\n## Actual\nThe order shows as confirmed.`))).toMatchObject(REQUIRED_BUG);
     expect(status(bug(`${steps}## Expected\nThe user has the company timezone.\n\n## Actual\nThe timezone is not defined for imported users.`))).toMatchObject(REQUIRED_BUG);
+    // An error's own words are evidence, not the author denying it.
+    expect(status(bug(`${steps}## Expected\nThe payment form opens.\n\n## Actual\nThe page stays blank; the console shows ReferenceError: process is not defined.`)).evidence).toBe("met");
   });
 
   it("placeholders, N/A and TBD under the headings earn nothing", () => {

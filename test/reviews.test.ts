@@ -339,6 +339,11 @@ Billing 2.4.1 on staging, Firefox 128`;
     expect(status(bug(`${steps}## Expected\nThe payment form opens.\n\n## Actual\nThe page stays blank; the console shows ReferenceError: process is not defined.`)).evidence).toBe("met");
   });
 
+  it("'What I saw:' labels the observed behaviour", () => {
+    const review = bug("**Where:** Web dashboard v2.18.1 (prod), Firefox 133 on Ubuntu 24.04.\n\n**What I saw:** On Analytics > Traffic, the axis labels on the line chart are rendered black on the dark-grey background.\n\n**Should be:** Labels use the light text colour (#E6E6E6) like the rest of the dark theme.\n\n**How to trigger**\n- Settings > Appearance > Theme = Dark\n- Open Analytics > Traffic");
+    expect(review.criteria.find((c) => c.id === "observed-behaviour")).toMatchObject({ status: "met", evidence: expect.stringMatching(/^On Analytics/) });
+  });
+
   it("placeholders, N/A and TBD under the headings earn nothing", () => {
     const review = bug(
       "The page is broken and it needs fixing as soon as possible please.\n\n## Steps to reproduce\nNo steps to reproduce.\n\n## Expected behaviour\nN/A\n\n## Environment\nTBD\n\n## Actual behaviour\n<describe what happened>\n",

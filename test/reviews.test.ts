@@ -344,6 +344,11 @@ Billing 2.4.1 on staging, Firefox 128`;
     expect(review.criteria.find((c) => c.id === "observed-behaviour")).toMatchObject({ status: "met", evidence: expect.stringMatching(/^On Analytics/) });
   });
 
+  it("a customer's wish told in a dictated note ('so what they want is to upload a CSV ...') is the feature's behaviour", () => {
+    const review = reviewTicket({ type: "feature", ticketText: "Right so, notes from the call with the Riverside school district, um, their IT admins manage about 9,000 student Chromebooks through our console and when a device is lost they have to open each one and click lock, one by one, so what they want is to upload a CSV of serial numbers and lock all of those in one go, and get a result back saying which ones were locked. They said they'd consider it done if they can paste 500 serials, hit lock, and within five minutes see all 500 listed as locked in the device list." }, ticketRubric);
+    expect(status(review)["proposed-behaviour"]).toBe("met");
+  });
+
   it("placeholders, N/A and TBD under the headings earn nothing", () => {
     const review = bug(
       "The page is broken and it needs fixing as soon as possible please.\n\n## Steps to reproduce\nNo steps to reproduce.\n\n## Expected behaviour\nN/A\n\n## Environment\nTBD\n\n## Actual behaviour\n<describe what happened>\n",

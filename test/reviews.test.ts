@@ -1925,6 +1925,12 @@ A secure portal for client intake. Fixed fee $11,500, 6 weeks, to be ordered in 
     expect(other.consistency.find((c) => c.check === "payment-amounts")).toMatchObject({ ok: false });
   });
 
+  it("a row labelled 'Net' is the subtotal before tax, not one more item", () => {
+    const review = reviewQuote("## Price\n| Position | Days | EUR |\n|---|---:|---:|\n| Analysis & mapping | 3 | 2.640,00 |\n| Shopware connector | 8 | 7.040,00 |\n| **Net** | **11** | **9.680,00** |\n| VAT 19 % | | 1.839,20 |\n| **Total** | | **11.519,20** |", quoteRubric, noServices, url);
+    expect(review.consistency.filter((c) => !c.ok)).toEqual([]);
+    expect(review.consistency.find((c) => c.check === "total")).toMatchObject({ ok: true, message: expect.stringContaining("9680") });
+  });
+
   it("an ASCII table's border line ends a row: the total under the items is not read as their wrapped cell", async () => {
     const { asciiTables } = await import("../src/reviews/formats.js");
     const table = ["+----+----------------+---------+", "| #  | Item           | Price   |", "+----+----------------+---------+", "| 1  | Analysis       | 72 000  |", "| 2  | Backend and    | 216 000 |", "|    | database       |         |", "+----+----------------+---------+", "|    | TOTAL          | 288 000 |", "+----+----------------+---------+"].join("\n");

@@ -228,7 +228,7 @@ export function consistency(all: string, priceText: string, paymentText: string,
   // "Phase one is EUR 18,000, phase two EUR 16,500 ... for a total of EUR 48,000": a price found
   // in prose is one clause, or one row of a table; its items are in the paragraph or table around it.
   const found = amounts(priceText);
-  const item = onceper((line) => !NOT_AN_ITEM.test(line));
+  const item = onceper((line) => !NOT_AN_ITEM.test(line) && !SUBTOTAL.test(line));
   const totalLine = onceper((line) => TOTAL.test(line));
   const lines = found.filter((a) => item(a.line)).length < 2 || !found.some((a) => totalLine(a.line)) ? amounts(priceBlock) : found;
   // The total the items should add up to: a subtotal when there is one (VAT comes after it),
@@ -385,7 +385,8 @@ const EQUAL_INSTALMENTS = new RegExp(
 /** The first word a line names, past its table bars and emphasis: "| Build (fixed) | $28,000 |" is "build". */
 const nameOf = (line: string) => /\p{L}{3,}/u.exec(line)?.[0].toLowerCase();
 const sumOf = (list: readonly Amount[]) => Math.round(list.reduce((s, a) => s + a.value, 0) * 100) / 100;
-const SUBTOTAL = /\bsub-?total\b/i;
+// "| **Net** | **18** | **EUR 15.840,00** |", "Netto: 15.840,00": the sum before tax, named as a row's label, is a subtotal.
+const SUBTOTAL = /\bsub-?total\b|^[\s|*_]*(?:total )?net(?:to|t)?(?: (?:total|amount|price|sum))?[\s*_]*(?:\||:)/i;
 // "Our fixed price is ...", "the price is ...", not "the licence cost is €1,000" (an item).
 const PRICE_IS = /\b(?:our|the|this|your) (?:total |overall |fixed |project )?(?:price|fee) (?:is|comes to|amounts to)\b|\bfixed (?:price|fee) of\b/i;
 /**

@@ -486,16 +486,20 @@ function columnTables(text: string): string {
     const header = cellsOf(lines[i]!);
     // A table has a dozen columns at most: a "header" of hundreds is a line of words, and would make every row as wide.
     const isHeader = header.length >= 2 && header.length <= 12 && !/\d|[|:]\s*$/.test(lines[i]!) && header.every((c) => c.split(" ").length <= 4);
-    let end = i + 1;
-    while (isHeader && end < lines.length && cellsOf(lines[end]!).length >= 2 && cellsOf(lines[end]!).length <= header.length && !lines[end]!.includes("|")) end++;
-    if (end - i < 3) {
+    const rows: string[][] = [];
+    for (let at = i + 1; isHeader && at < lines.length && !lines[at]!.includes("|"); at++) {
+      const cells = cellsOf(lines[at]!);
+      if (cells.length < 2 || cells.length > header.length) break;
+      rows.push(cells);
+    }
+    if (rows.length < 2) {
       out.push(lines[i]!);
       continue;
     }
     const row = (cells: string[]) => `| ${cells.join(" | ")} |`;
     const widened = (cells: string[]) => [cells[0]!, ...Array<string>(header.length - cells.length).fill(""), ...cells.slice(1)];
-    out.push("", row(header), row(header.map(() => "---")), ...lines.slice(i + 1, end).map((line) => row(widened(cellsOf(line)))), "");
-    i = end - 1;
+    out.push("", row(header), row(header.map(() => "---")), ...rows.map((cells) => row(widened(cells))), "");
+    i += rows.length;
   }
   return out.join("\n");
 }

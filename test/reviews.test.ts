@@ -2054,6 +2054,16 @@ You will have two weeks to check the migrated data and confirm acceptance by ema
     expect(price("Discovery CHF 14'500, build CHF 58'000; total CHF 72'500 fixed.").status).toBe("met");
   });
 
+  it("a price for part of the work 'to be agreed after phase 1' leaves the total open, wherever the quote says so", () => {
+    const price = (priced: string, after = "") => reviewQuote(`PRICE\n${priced}\n\nPAYMENT TERMS\nInvoiced per phase, payable within 30 days.\n\n${after}`, quoteRubric, noServices, url).criteria.find((c) => c.id === "price-breakdown")!;
+    expect(price("Phase 1: €42,000 fixed. Phase 2: to be agreed after Phase 1.").status).not.toBe("met");
+    expect(price("Discovery: fixed price CHF 8,500 excl. VAT.\nImplementation: the price will be agreed on the basis of the discovery results.").status).toBe("partial");
+    // Said in a paragraph of its own, away from the figures.
+    expect(price("The first phase costs € 24.500 plus VAT.", "The price of the second phase will be agreed together after the first phase is completed.").status).toBe("partial");
+    // A change's price agreed before it is made is the change process, not an open price.
+    expect(price("Phase 1: €42,000. Phase 2: €18,000. Total €60,000 fixed.", "Changes to the agreed scope are quoted separately and agreed in writing before we start them.").status).toBe("met");
+  });
+
   it("deliverables whose list is worked out 'as we go' are not stated, wherever the section says so", () => {
     const deliverables = (text: string) => reviewQuote(`DELIVERABLES\n${text}\n\nTIMELINE\nKick-off 4 August, launch 26 September 2025.`, quoteRubric, noServices, url).criteria.find((c) => c.id === "deliverables")!.status;
     expect(deliverables("We'll hand over the usual bits – designs and whatever else makes sense at the end. We'll work out the exact list as we go.")).toBe("missing");

@@ -493,19 +493,25 @@ const PRICE_RANGE = new RegExp(`\\b(?:starts? (?:at|from)|starting (?:at|from)|f
 
 // "The total cost depends on final scope, which we will confirm after the discovery workshop":
 // what the client signs for is still to be found out.
-const PRICE_OPEN = /\b(?:cost|costs|price|fee|fees|total|budget|amount)\b[^.;\n]{0,30}?\b(?:depends?|will depend|depending) on (?:the )?(?:final|actual|exact|agreed|confirmed|detailed)\b|\b(?:cost|costs|price|fee|fees|total|budget)\b (?:will be|is to be|are to be|to be) (?:confirmed|determined|calculated|estimated|quoted|set) (?:after|once|when|at|following)\b/i;
+// "Phase 2: to be agreed after Phase 1", "the price will be agreed on the basis of the discovery":
+// part of what is offered has no price yet, so there is no total to sign.
+const PRICE_OPEN = /\b(?:cost|costs|price|fee|fees|total|budget|amount)\b[^.;\n]{0,30}?\b(?:depends?|will depend|depending) on (?:the )?(?:final|actual|exact|agreed|confirmed|detailed)\b|(?:\b(?:cost|costs|price|fee|fees|total|budget)\b(?: (?:of|for) [^.;:\n]{1,30}?)?|\b(?:phase|stage|part|step|module)\b[^.;:\n]{0,25}:)\s*(?:will be|is to be|are to be|to be) (?:\w+ly |together |jointly )?(?:confirmed|determined|calculated|estimated|quoted|set|agreed|negotiated|defined|fixed) (?:\w+ly |together |jointly )?(?:after|once|when|at|following|on the basis of|based on|later)\b/i;
 
 const EFFORT_RANGE = /\b\d+\s?(?:[–-]|to)\s?\d+\s?(?:hours|hrs|h|days|person-days|man-days|sprints|weeks of work)\b/i;
 const CAPPED = /\b(?:cap|capped|not (?:to )?exceed|maximum|at most|no more than|ceiling|upper limit)\b/i;
 
-/** A price given as a range, or left to depend on what is not known yet, leaves the one number to sign open: it counts as vague. */
-function ranged(found: Judgement, priceId: string | undefined): Judgement {
+/**
+ * A price given as a range, or left to depend on what is not known yet, leaves the one number to
+ * sign open: it counts as vague. A part of the work priced later is read in the whole quote, as
+ * quotes often say so in a paragraph of its own, away from the figures.
+ */
+function ranged(found: Judgement, priceId: string | undefined, all: string): Judgement {
   const text = priceId === undefined ? "" : found.textOf(priceId);
   // "36 points @ R1 150,00 .... R41 400,00": a rate and what it makes, not a range.
   const range = [...text.matchAll(PRICE_RANGE)].find((m) => !/(?:@|×|\bx)\s*$/i.test(text.slice(Math.max(0, m.index - 3), m.index)));
   if (range) return tooVague(found, priceId!, `a range, not a price ("${range[0]}")`);
   // "€95/h, somewhere around 220–340 hours": a rate times an open effort, with no cap over it.
-  const open = PRICE_OPEN.exec(text) ?? (CAPPED.test(text) ? null : EFFORT_RANGE.exec(text));
+  const open = PRICE_OPEN.exec(all.replace(/\s+/g, " ")) ?? (CAPPED.test(text) ? null : EFFORT_RANGE.exec(text));
   return open ? tooVague(found, priceId!, `left open ("${open[0]}")`) : found;
 }
 
@@ -540,7 +546,7 @@ export function reviewQuote(quoteText: string, rubric: QuoteRubric, services: Re
   const priceId = rubric.criteria.find((c) => /price|cost|fee/.test(c.id))?.id;
   // The pasted text cleaned once, for the checks that read it whole.
   const text = normalize(quoteText);
-  const found = gapsFilled(ranged(bounded(judge(quoteText, rubric.criteria, { splitClauses: true }), scopeId, text), priceId));
+  const found = gapsFilled(ranged(bounded(judge(quoteText, rubric.criteria, { splitClauses: true }), scopeId, text), priceId, text));
   const paymentId = rubric.criteria.find((c) => /payment/.test(c.id))?.id;
   const checks = consistency(text, priceId ? found.textOf(priceId) : "", paymentId ? found.textOf(paymentId) : "", priceId ? found.blockOf(priceId) : "");
   // Numbers that do not add up make the price (or the payment terms) unreliable: it cannot be signed.

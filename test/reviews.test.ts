@@ -393,6 +393,14 @@ A clear and concise description of what you expected to happen.
     expect(review.rating).toBeLessThan(4);
   });
 
+  it("a section pointing elsewhere with a to-do left in ('See the thread from last week. (TODO: add background, current setup)') says nothing", () => {
+    const question = (context: string) => reviewTicket({ ticketText: `1. Question\nFor the new CDC pipeline, do we require exactly-once delivery into the warehouse, or is at-least-once with dedup on (table, primary key, lsn) acceptable?\n\n2. Context\n${context}\n\n3. Decision needed\nThe architecture board picks one on 7 December so the team can start the sink in sprint 50.`, type: "question" }, ticketRubric);
+    const context = (text: string) => question(text).criteria.find((c) => c.id === "context")!.status;
+    expect(context("See the thread from last week. (TODO: add background, current setup, volumes)")).toBe("missing");
+    expect(question("See the thread from last week. (TODO: add background, current setup, volumes)").passed).toBe(false);
+    expect(context("Debezium 2.5 reads Postgres 15 into Kafka 3.6; about 40 million changes a day. The old batch job double-counted orders after a retry.")).toBe("met");
+  });
+
   it("a long ticket that names nothing concrete rates below 4, however it is laid out", () => {
     const vague = `Hello team,
 

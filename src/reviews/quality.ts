@@ -111,7 +111,7 @@ export function leftIn(text: string): string | undefined {
 
 // Placeholder tokens inside a line: the gaps above, a line that is one, '...', x.y.z, "as discussed".
 const PLACEHOLDER_TOKENS = new RegExp(
-  String.raw`${LEFT_IN.source}|\btodo\b|^\[[^\]\n]{1,120}$|(['"‘“])(?:\.{2,}|…)\1|\.{3,}|…|\bx\.y(?:\.z)?\b|\b(?:same as (?:before|above|last time|previous(?:ly)?|usual|always)|as (?:discussed|agreed|before|usual|always)|see (?:previous|earlier|my|last|the previous|the last|our) (?:mail|e-?mail|message|ticket|thread|call|conversation))\b`,
+  String.raw`${LEFT_IN.source}|\btodo\b(?::?\s*(?:add|fill in|write|describe|insert|complete|expand)\b[^)\n]*)?|^\[[^\]\n]{1,120}$|(['"‘“])(?:\.{2,}|…)\1|\.{3,}|…|\bx\.y(?:\.z)?\b|\b(?:same as (?:before|above|last time|previous(?:ly)?|usual|always)|as (?:discussed|agreed|before|usual|always)|see (?:previous|earlier|my|last|the|the previous|the last|our) (?:mail|e-?mail|message|ticket|thread|call|conversation)(?: (?:from|of) (?:last|this|yesterday|earlier)(?: week| month| sprint)?)?)\b`,
   "gi",
 );
 

@@ -597,6 +597,12 @@ ${scenarios}`);
     expect(status(feature(`Feature: Rejoin a ranked match after a disconnect\n\n${scenarios}`)).problem).not.toBe("met");
   });
 
+  it("a link that 'expires after 30 days' or an 'expired message' is behaviour to build, not a reason; a certificate that expires on a date is one", () => {
+    const share = (extra: string) => reviewTicket({ type: "feature", ticketText: `MOB-771 Add "Share trip" link to the ride receipt screen\n\n- On the receipt screen add a "Share trip" button under the fare breakdown\n- Link opens a public read-only page: static map, date, duration\n- Token expires after 30 days and the page then shows the expired message\n${extra}- AC:\n  - button visible on receipts of completed trips only\n  - after 30 days (clock override in staging) the link shows the expired message` }, ticketRubric);
+    expect(share("").criteria.find((c) => c.id === "problem")!.status).toBe("missing");
+    expect(share("- Riders ask support for a way to share their trip: the partner's certificate expires on 2 March and our old share link stops working then\n").criteria.find((c) => c.id === "problem")!.status).toBe("met");
+  });
+
   it("reads a chat log message by message, without its time and speaker", () => {
     const review = feature(`[16:20] nadia (PM): writing this down before I forget — request from ops for the dispatch console
 [16:21] nadia (PM): problem: dispatchers can't tell which drivers are about to hit their legal driving limit. they find out when the driver calls in. happened 31 times in May

@@ -1254,6 +1254,12 @@ ${PORTAL_TERMS}| Price item | GBP (net) |
     expect(bad.passed).toBe(false);
   });
 
+  it("counts every instalment of a list that ends '— each payable within 30 days', and checks it against the total after a discount", () => {
+    const text = (last: string) => body("Subtotal €84,100\nFramework-agreement discount 5% −€4,205\nTotal excl. VAT €79,895").replace("40% on signature, 60% on go-live", `three milestone invoices — €23,968.50 (30%), €31,958.00 (40%), €${last} (30%) — each payable within 30 days`);
+    expect(reviewQuote(text("23,968.50"), quoteRubric, noServices, url).consistency).toContainEqual({ check: "payment-amounts", ok: true, message: "The payment instalments add up to the price (79895)." });
+    expect(reviewQuote(text("22,968.50"), quoteRubric, noServices, url).consistency).toContainEqual(expect.objectContaining({ check: "payment-amounts", ok: false }));
+  });
+
   it("reads a quote written as an e-mail in sentences, with contractions and no labels", () => {
     const review = reviewQuote(`Hi Priya,
 

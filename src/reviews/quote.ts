@@ -203,7 +203,7 @@ function computations(text: string): { stated: number; computed: number; found: 
 
 const TOTAL = new RegExp(`\\b(?:total|sum|grand total|in total|total price|total fee)\\b|${LEAD_IN}`, "i");
 /** Taxes, rates, caps, totals and optional extras: amounts on a price line that say what no item of the price costs. */
-const NO_ITEM = "total|subtotal|sub-total|gross|ttc|brutto|optional|vat|tax|btw|mwst|iva|gst|hst|mva|moms|tva|discount|not (?:to )?exceed|capped at|at most|maximum|per (?:day|hour|month|week|year)|a (?:day|month|year)|daily|hourly|monthly|rate|each";
+const NO_ITEM = "total|subtotal|sub-total|gross|ttc|brutto|optional|vat|tax|btw|mwst|iva|gst|hst|mva|moms|tva|discount|not (?:to )?exceed|capped at|at most|maximum|per (?:day|hour|month|week|year)|a (?:day|month|year)|daily|hourly|monthly|rate|each(?! (?:payable|due|invoiced|paid|billed|within|net)\\b)";
 // "the rest (24 000 Kč) on delivery" is when a share of the price is paid, not one of its items.
 const PAID_WHEN = "deposit|instal?ments?|balance|the rest|remainder|upon|on (?:signing|signature|order|confirmation|acceptance|delivery|completion|go-live|launch)";
 const NOT_AN_ITEM = new RegExp(`\\b(?:${NO_ITEM}|${PAID_WHEN})\\b|\\/(?:day|h|hour|month)\\b|%|${LEAD_IN}`, "i");

@@ -1254,6 +1254,12 @@ ${PORTAL_TERMS}| Price item | GBP (net) |
     expect(bad.passed).toBe(false);
   });
 
+  it("checks instalments that split some phases ('Phase 2 is invoiced as £34,000 at its mid-point and £34,000 on acceptance') against those phases", () => {
+    const text = (second: string) => body("Phase 1 Assessment    £22,000\nPhase 2 Strangler APIs    £68,000\nPhase 3 Batch migration    £74,000\nPhase 4 Cut-over support    £20,000\nGrand total (fixed, ex VAT)    £184,000").replace("40% on signature, 60% on go-live", `Phases 1 and 4 are invoiced on phase acceptance. Phase 2 is invoiced as £34,000 at its mid-point and £${second} on acceptance; Phase 3 as £37,000 at its mid-point and £37,000 on acceptance`);
+    expect(reviewQuote(text("34,000"), quoteRubric, noServices, url).consistency).toContainEqual({ check: "payment-amounts", ok: true, message: "The payment instalments add up to the items they name (142000)." });
+    expect(reviewQuote(text("30,000"), quoteRubric, noServices, url).consistency).toContainEqual(expect.objectContaining({ check: "payment-amounts", ok: false }));
+  });
+
   it("counts every instalment of a list that ends '— each payable within 30 days', and checks it against the total after a discount", () => {
     const text = (last: string) => body("Subtotal €84,100\nFramework-agreement discount 5% −€4,205\nTotal excl. VAT €79,895").replace("40% on signature, 60% on go-live", `three milestone invoices — €23,968.50 (30%), €31,958.00 (40%), €${last} (30%) — each payable within 30 days`);
     expect(reviewQuote(text("23,968.50"), quoteRubric, noServices, url).consistency).toContainEqual({ check: "payment-amounts", ok: true, message: "The payment instalments add up to the price (79895)." });

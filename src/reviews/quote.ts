@@ -345,11 +345,13 @@ export function consistency(all: string, priceText: string, paymentText: string,
     // "Build: 50% ($14,000) at kickoff and 50% ($14,000) at go-live" splits the item it names ("| Build (fixed) | $28,000 |").
     const named = new Set(instalments.map((a) => nameOf(a.line)));
     const namedItems = items.filter((a) => named.has(nameOf(a.line))).map((a) => a.value);
-    const price = [total, ...nearby.filter(([line, on]) => totalLine(line) && on.some((a) => !a.rate)).map(([line, on]) => totalOf(on, line).value), ...namedItems].find((t) => Math.abs(sum - t) < 1);
+    // "Phase 2 is invoiced as £34,000 at its mid-point and £34,000 on acceptance; Phase 3 as ...": the phases it names, together.
+    const namedTogether = namedItems.length >= 2 ? [namedItems.reduce((s, v) => s + v, 0)] : [];
+    const price = [total, ...nearby.filter(([line, on]) => totalLine(line) && on.some((a) => !a.rate)).map(([line, on]) => totalOf(on, line).value), ...namedItems, ...namedTogether].find((t) => Math.abs(sum - t) < 1);
     checks.push({
       check: "payment-amounts",
       ok: price !== undefined,
-      message: price !== undefined ? `The payment instalments add up to the price (${price}).` : `The payment instalments add up to ${sum}, but the price is ${total}: ask which is right.`,
+      message: price !== undefined ? `The payment instalments add up to ${price === namedTogether[0] && price !== total ? "the items they name" : "the price"} (${price}).` : `The payment instalments add up to ${sum}, but the price is ${total}: ask which is right.`,
     });
   }
   // "20% after each of the three sprints" is three instalments of 20%.
@@ -383,7 +385,8 @@ const EQUAL_INSTALMENTS = new RegExp(
 );
 
 /** The first word a line names, past its table bars and emphasis: "| Build (fixed) | $28,000 |" is "build". */
-const nameOf = (line: string) => /\p{L}{3,}/u.exec(line)?.[0].toLowerCase();
+// "Phase 2 Strangler APIs" is named "phase 2": a numbered phase is told apart from the others by its number.
+const nameOf = (line: string) => /\p{L}{3,}(?:\s+\d{1,2}\b)?/u.exec(line)?.[0].toLowerCase();
 const sumOf = (list: readonly Amount[]) => Math.round(list.reduce((s, a) => s + a.value, 0) * 100) / 100;
 // "| **Net** | **18** | **EUR 15.840,00** |", "Netto: 15.840,00": the sum before tax, named as a row's label, is a subtotal.
 const SUBTOTAL = /\bsub-?total\b|^[\s|*_]*(?:total )?net(?:to|t)?(?: (?:total|amount|price|sum))?[\s*_]*(?:\||:)/i;

@@ -1254,6 +1254,30 @@ ${PORTAL_TERMS}| Price item | GBP (net) |
     expect(bad.passed).toBe(false);
   });
 
+  it("reads a quote sent as chat messages: 'in: … out: …' bounds the scope, 'no expenses' after the figure denies nothing, '·' separates terms", () => {
+    const chat = (price: string, extras: string) => reviewQuote(`Jordan Blake  3:12 PM
+here's the quote for the web performance sprint we talked about
+Jordan Blake  3:12 PM
+*scope*: Core Web Vitals audit + fixes for the 10 highest-traffic templates of shop.example.com. in: lab + field data analysis, image/font/JS fixes in your Next.js repo via PRs. out: checkout steps 2+ (hosted by Adyen), backend performance, redesign
+Jordan Blake  3:13 PM
+*deliverables*: audit doc with before/after metrics, up to 15 merge-ready PRs, a Lighthouse CI budget in your GitHub Actions, 45-min walkthrough with your devs
+Jordan Blake  3:13 PM
+*timing*: 2 weeks, Mon Jan 11 → Fri Jan 22 2027. audit done by Jan 13, PRs Jan 14–21
+Jordan Blake  3:14 PM
+*price*: ${price}
+Jordan Blake  3:14 PM
+*payment*: one invoice on Jan 22 after the walkthrough, net 15
+Jordan Blake  3:15 PM
+other stuff: ${extras}`, quoteRubric, noServices, url);
+    const extras = ["you own all code in the PRs", "we need repo write access + a staging env by Jan 8", "we're covered by the NDA from September", "PRs count as accepted when your reviewers approve them or after 3 business days without comments", "quote good till Dec 18"];
+    const review = chat("USD 8k flat (8 days × $1,000), no expenses", extras.join(" · "));
+    const status = Object.fromEntries(review.criteria.map((c) => [c.id, c.status]));
+    expect(status).toMatchObject({ scope: "met", "price-breakdown": "met", "intellectual-property": "met", "confidentiality-data": "met", acceptance: "met" });
+    expect(review.passed, review.summary).toBe(true);
+    // A price that is only denied is still none.
+    expect(chat("no fixed price yet", extras.join(" · ")).criteria.find((c) => c.id === "price-breakdown")!.status).not.toBe("met");
+  });
+
   it("checks instalments that split some phases ('Phase 2 is invoiced as £34,000 at its mid-point and £34,000 on acceptance') against those phases", () => {
     const text = (second: string) => body("Phase 1 Assessment    £22,000\nPhase 2 Strangler APIs    £68,000\nPhase 3 Batch migration    £74,000\nPhase 4 Cut-over support    £20,000\nGrand total (fixed, ex VAT)    £184,000").replace("40% on signature, 60% on go-live", `Phases 1 and 4 are invoiced on phase acceptance. Phase 2 is invoiced as £34,000 at its mid-point and £${second} on acceptance; Phase 3 as £37,000 at its mid-point and £37,000 on acceptance`);
     expect(reviewQuote(text("34,000"), quoteRubric, noServices, url).consistency).toContainEqual({ check: "payment-amounts", ok: true, message: "The payment instalments add up to the items they name (142000)." });

@@ -339,7 +339,7 @@ function makeSpan(section: Section, block: number, text: string, items: string[]
 // Sentence ends, and the turns where prose moves from one fact to the next ("..., instead it").
 // Chat messages start their sentences in lower case too ("... android 15). tap pay -> ...").
 const SENTENCE_END = /(?<=[.!?])\s+(?=["'(\p{L}\d])/u;
-const TURN = /;\s+|,\s+(?=(?:but|however|instead|whereas|while|although)\b)|(?<=\S)\s+(?=(?:but instead|but|instead it|instead the|instead of|however|because|so that|in order to|as required by|since)\b)/i;
+const TURN = /;\s+|(?<=\S)\s[·•]\s+|,\s+(?=(?:but|however|instead|whereas|while|although)\b)|(?<=\S)\s+(?=(?:but instead|but|instead it|instead the|instead of|however|because|so that|in order to|as required by|since)\b)/i;
 const ABBREVIATION = new RegExp(`\\b(?:${ABBREVIATIONS})\\.$`, "i");
 
 export function clauses(text: string): string[] {

@@ -295,7 +295,10 @@ export function isNegatedFor(line: string, vocabulary: ReadonlySet<string>): boo
   const all = words(bare);
   if ((all.length <= 4 && NEGATED_START.test(bare)) || HEDGED_NOTHING.test(bare)) return true;
   if (saysUnknown(line)) return true;
-  if (!NEGATION.test(line)) return false;
+  const negation = NEGATION.exec(line);
+  if (!negation) return false;
+  // "USD 8k flat (8 days × $1,000), no expenses": a figure before the negation is the answer given.
+  if (/\d/.test(line.slice(0, negation.index))) return false;
   // "Nothing is promised in this document", "We haven't discussed this yet": a short denial names
   // no term; it denies whichever it stands under.
   if (all.length <= 20 && NOT_STATED.test(line) && !ERROR_NAME.test(line) && (all.length <= 8 || /^(?:nothing|none)\b/i.test(bare) || all.some((word) => vocabulary.has(stemOf(word))))) return true;

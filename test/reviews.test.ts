@@ -1278,6 +1278,13 @@ other stuff: ${extras}`, quoteRubric, noServices, url);
     expect(chat("no fixed price yet", extras.join(" · ")).criteria.find((c) => c.id === "price-breakdown")!.status).not.toBe("met");
   });
 
+  it("names a team by its roles, not by a 'Developer portal' priced in a table or the client's developer", () => {
+    const team = (price: string, extra = "") => reviewQuote(body(price).replace("Validity |", `${extra}Validity |`), quoteRubric, noServices, url).criteria.find((c) => c.id === "team-roles")!.status;
+    expect(team("| Gateway setup | $30,000 |\n| Developer portal | $11,000 |\n| **Total** | **$41,000** |")).toBe("missing");
+    expect(team("EUR 30,000 fixed.", "Assumptions | A developer on your side deploys each release to production.\n")).toBe("missing");
+    expect(team("EUR 30,000 fixed.", "Equipe | Juliana Prado (lead), Caio Martins (BI developer)\n")).toBe("met");
+  });
+
   it("checks instalments that split some phases ('Phase 2 is invoiced as £34,000 at its mid-point and £34,000 on acceptance') against those phases", () => {
     const text = (second: string) => body("Phase 1 Assessment    £22,000\nPhase 2 Strangler APIs    £68,000\nPhase 3 Batch migration    £74,000\nPhase 4 Cut-over support    £20,000\nGrand total (fixed, ex VAT)    £184,000").replace("40% on signature, 60% on go-live", `Phases 1 and 4 are invoiced on phase acceptance. Phase 2 is invoiced as £34,000 at its mid-point and £${second} on acceptance; Phase 3 as £37,000 at its mid-point and £37,000 on acceptance`);
     expect(reviewQuote(text("34,000"), quoteRubric, noServices, url).consistency).toContainEqual({ check: "payment-amounts", ok: true, message: "The payment instalments add up to the items they name (142000)." });

@@ -1538,6 +1538,11 @@ Your shop managers test the test version for one week and we go live after their
       url,
     );
     expect(status(review)["timeline-milestones"]).toBe("met");
+    // A page marked "[page 2]" on a line of its own is no gap a template left in the terms above it;
+    // "(excl. GST):" before the instalments is no tax line.
+    expect(unwrapPdf("Payment on the 20th of the month following invoice.\n\n                                                  [page 2]\nAcceptance")).toBe("Payment on the 20th of the month following invoice.\n\nAcceptance");
+    const marked = reviewQuote(body("Design EUR 6,000; build EUR 24,000; total EUR 30,000, excluding VAT.").replace(/Payment \|.*/, "Payment | Instalments (excl. VAT): EUR 12,000 on signature; EUR 18,000 on go-live; payable within 30 days."), quoteRubric, noServices, url);
+    expect(marked.consistency).toContainEqual({ check: "payment-amounts", ok: true, message: "The payment instalments add up to the price (30000)." });
   });
 
   it("keeps a PDF's running header once where it opens the text: it can state the offer's validity", async () => {

@@ -175,9 +175,9 @@ function isHeaderBlock(lines: string[], i: number): boolean {
   return near(i - 1) || near(i + 1);
 }
 
-// "Page 2 of 4", "QT-1187 · Page 1 of 2 · confidential", "Offer 2025-0417            Page 2 of 2":
-// a page footer or header of a pasted PDF.
-const PAGE_LINE = /^(?:[^\n]{0,60}?[\s·|–—-]\s*)?page\s+\d+\s*(?:of|\/)\s*\d+\b[^\n]{0,40}$/i;
+// "Page 2 of 4", "QT-1187 · Page 1 of 2 · confidential", "Offer 2025-0417            Page 2 of 2",
+// "[page 2]": a page footer or header of a pasted PDF.
+const PAGE_LINE = /^(?:[^\n]{0,60}?[\s·|–—-]\s*)?page\s+\d+\s*(?:of|\/)\s*\d+\b[^\n]{0,40}$|^[[(]?\s*page\s+\d{1,3}\s*[\])]?$/i;
 // Anchored on the run's first space: a pattern free to start anywhere in a long run of spaces is quadratic.
 const PAGE_NUMBER = /(?<!\s)(?:\s{2,}(?:page\s+)?\d{1,3}\s*\/\s*\d{1,3}$|\s{2,}-\s*\d{1,3}\s*-$)/i;
 /** "3 Schedule": a numbered section's title, without the full stop Markdown would need. */

@@ -212,6 +212,9 @@ const SHARE_OF_TOTAL = /%\s+of\s+(?:the\s+|our\s+|your\s+)?(?:[\p{L}-]+\s+){0,2}
 const SHARE_TAKEN_OF = /%\s+of\s+[^%\n]{0,40}?\b(?:total|price|fee|amount|sum)\b(?:\s+\p{L}+){0,2}?\s+(?:of|is)\s*$/iu;
 // "| **Project total** | 100% |", "Total: 100%": a row that a total heads.
 const TOTAL_ROW = /^[\s|*_]*(?:[\p{L}-]+\s+)?(?:sub-?)?total\b/iu;
+// "Instalments (excl. GST): NZ$24,000 on discovery sign-off": what the amounts leave out is no tax line.
+// (A price stated "excluding VAT" in the payment terms is what they split, and stays out.)
+const TAX_LEFT_OUT = /\(\s*(?:excl\.?|excluding|exclusive of|ex|net of|before|without)\s*(?:vat|tax|gst|hst|mwst|btw|iva|tva|moms|mva)\s*\)\s*:/gi;
 const NOT_AN_INSTALMENT = new RegExp(`\\b(?:${NO_ITEM})\\b|\\/(?:day|h|hour|month)\\b`, "i");
 
 /** Line items against the total, payment shares against 100%, and a single currency. */
@@ -334,7 +337,7 @@ export function consistency(all: string, priceText: string, paymentText: string,
   const total = totals[0]?.value ?? (stated.length === 1 ? stated[0]!.stated : single);
   // A share's row ("At launch | 30% | £8,720") is an instalment; a rate, a total or VAT is not.
   // "50% of the one-time total on signing ($2,875)": a share of the total is an instalment all the same.
-  const instalment = onceper((line) => !NOT_AN_INSTALMENT.test(line.replace(SHARE_OF_TOTAL, "%")));
+  const instalment = onceper((line) => !NOT_AN_INSTALMENT.test(line.replace(SHARE_OF_TOTAL, "%").replace(TAX_LEFT_OUT, " ")));
   const instalments = amounts(paymentText).filter((a) => instalment(a.line) && !SHARE_TAKEN_OF.test(a.line.slice(Math.max(0, a.at - 80), a.at)));
   // Checked with shares given too ("At launch | 30% | £8,720"): a share's amount can be wrong.
   if (total !== undefined && instalments.length >= 2) {

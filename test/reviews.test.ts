@@ -1316,6 +1316,14 @@ Sam`, quoteRubric, noServices, url);
     expect(review.passed, review.summary).toBe(true);
   });
 
+  it("a timeline of a season, a quarter or a span of weeks ('Spring 2027, roughly 10–12 weeks') is vague; one with a date or a fixed duration is not", () => {
+    const timeline = (text: string) => reviewQuote(body("EUR 30,000 fixed.").replace(/Timeline \|.*/, `Timeline | ${text}`), quoteRubric, noServices, url).criteria.find((c) => c.id === "timeline-milestones")!;
+    expect(timeline("Spring 2027, roughly 10–12 weeks once we have a team slot")).toMatchObject({ status: "partial", evidence: expect.stringMatching(/^no date or fixed duration/) });
+    expect(timeline("Delivery in Q3 2025.").status).toBe("partial");
+    expect(timeline("Six weeks: data preparation in weeks 1–2, modelling in weeks 3–4, report in weeks 5–6. Earliest start early March.").status).toBe("met");
+    expect(timeline("Start 2 September 2024, go-live in Q4 after 11 weeks of build.").status).toBe("met");
+  });
+
   it("a timeline 'to be agreed at the kick-off' is left open, even when a duration appears elsewhere", () => {
     const review = reviewQuote(body("Design EUR 6,000; build EUR 24,000; total EUR 30,000, excluding VAT.").replace(/Timeline \|.*/, "Timeline | To be agreed together at the kick-off meeting."), quoteRubric, noServices, url);
     expect(status(review)["timeline-milestones"]).toBe("missing");

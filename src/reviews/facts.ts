@@ -9,7 +9,7 @@ import { contentWords } from "./quality.js";
  * anchored on a word or bounded in length, so a detector is linear in its input.
  */
 // A month's name or its abbreviation, not a word it starts ("2-3 junior developers", "4 march-ready").
-const MONTH = "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\b\\.?";
+export const MONTH = "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\b\\.?";
 const CURRENCY_SYMBOLS = "€|\\$|£|₹|¥";
 // Codes that are no English word ("TRY", "PHP", "COP", "RUB" are: "try 3 times", "PHP 8.2", "rub 2 coats").
 const CURRENCY_ISO = "EUR|USD|GBP|CHF|AUD|CAD|SEK|NOK|DKK|PLN|INR|JPY|CNY|SGD|HKD|NZD|ZAR|BRL|MXN|CZK|HUF|RON|AED|SAR|QAR|KWD|BHD|OMR|ILS|UAH|KRW|TWD|THB|MYR|IDR|VND|NGN|KES|EGP|ARS|CLP|ISK|BGN|RSD";

@@ -1,6 +1,6 @@
 import type { QuoteRubric, Service } from "../catalog/types.js";
 import { excerpt, judge, publicCriterion, score, type Assessment, type Judgement, type PublicCriterion } from "./assess.js";
-import { ABBREVIATIONS, AMOUNT_PATTERN, COLUMNS, CURRENCY_SIGN, findFact } from "./facts.js";
+import { ABBREVIATIONS, AMOUNT_PATTERN, COLUMNS, CURRENCY_SIGN, findFact, MONTH } from "./facts.js";
 import { normalize } from "./formats.js";
 import { leftIn } from "./quality.js";
 
@@ -534,6 +534,19 @@ function bounded(found: Judgement, scopeId: string | undefined, text: string): J
   return why === undefined ? found : tooVague(found, scopeId, why);
 }
 
+// "Spring 2027, roughly 10–12 weeks once we have a team slot", "Q3 2025": a season, a quarter or a
+// span of weeks, with no date and no fixed duration, is no schedule to sign.
+const LOOSE_TIME = /\b(?:spring|summer|autumn|fall|winter|q[1-4]|h[12]|(?:first|second|1st|2nd) half|(?:early|mid|late)[- ](?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*)\b|\b\d+\s?(?:[–-]|to)\s?\d+\s?(?:working |business )?(?:days|weeks|months|sprints)\b/i;
+const EXACT_DATE = new RegExp(`\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b\\d{1,2}[./]\\d{1,2}[./]\\d{2,4}\\b|\\b${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?\\b|\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH}`, "i");
+const EXACT_DURATION = new RegExp(`(?<!\\d\\s?(?:[–-]|to)\\s?)\\b(?:\\d+|${COUNT_WORDS})\\s?(?:working |business |calendar )?(?:days?|weeks?|months?|sprints?)\\b(?!\\s?(?:[–-]|to)\\s?\\d)`, "i");
+
+function scheduled(found: Judgement, timelineId: string | undefined): Judgement {
+  if (timelineId === undefined) return found;
+  const text = found.textOf(timelineId);
+  const loose = LOOSE_TIME.exec(text);
+  return loose && !EXACT_DATE.test(text) && !EXACT_DURATION.test(text) ? tooVague(found, timelineId, `no date or fixed duration ("${loose[0]}")`) : found;
+}
+
 /** A term with a template's gap left in ("payable within [X] days", "go-live: TBD") is not stated yet. */
 function gapsFilled(found: Judgement): Judgement {
   return found.criteria.reduce((j, c) => {
@@ -553,7 +566,8 @@ export function reviewQuote(quoteText: string, rubric: QuoteRubric, services: Re
   const priceId = rubric.criteria.find((c) => /price|cost|fee/.test(c.id))?.id;
   // The pasted text cleaned once, for the checks that read it whole.
   const text = normalize(quoteText);
-  const found = gapsFilled(ranged(bounded(judge(quoteText, rubric.criteria, { splitClauses: true }), scopeId, text), priceId, text));
+  const timelineId = rubric.criteria.find((c) => /timeline|schedule/.test(c.id))?.id;
+  const found = gapsFilled(scheduled(ranged(bounded(judge(quoteText, rubric.criteria, { splitClauses: true }), scopeId, text), priceId, text), timelineId));
   const paymentId = rubric.criteria.find((c) => /payment/.test(c.id))?.id;
   const checks = consistency(text, priceId ? found.textOf(priceId) : "", paymentId ? found.textOf(paymentId) : "", priceId ? found.blockOf(priceId) : "");
   // Numbers that do not add up make the price (or the payment terms) unreliable: it cannot be signed.

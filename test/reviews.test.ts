@@ -89,6 +89,13 @@ We need a yes or no by Thursday to decide whether our retry job may switch regio
     for (const review of [task, feature, question]) expect(review.passed).toBe(true);
   });
 
+  it("a cost told with '~' or 'about' before its figure ('each missed slot costs ~£160') is the why of a feature", () => {
+    const feature = (why: string) => reviewTicket({ type: "feature", ticketText: `h2. Appointment reminders by SMS\n\n${why}\n\nh3. Behaviour\n* 48 hours before an outpatient appointment, send an SMS through Twilio: "Reply YES to confirm or NO to cancel."\n* Reply NO cancels the appointment and releases the slot to the waiting list.\n\nh3. Acceptance criteria\n# An appointment on 2026-12-10 10:00 triggers an SMS at 2026-12-08 10:00 in staging.\n# Replying "NO" sets the status to Cancelled by patient.` }, ticketRubric).criteria.find((c) => c.id === "problem")!.status;
+    expect(feature("Outpatient clinics missed 11.4% of appointments in October and each missed slot costs ~£160.")).toBe("met");
+    expect(feature("Outpatient clinics missed 11.4% of appointments in October and each missed slot costs about £160.")).toBe("met");
+    expect(feature("Outpatient clinics use PatientFlow 2.9 and send e-mails from the clinic inbox.")).toBe("missing");
+  });
+
   it("a server out of extended support, or an open audit finding, is the why of a change", () => {
     const change = (description: string) => reviewTicket({ type: "task", ticketText: `Short description:\nDecommission legacy lab reporting server LABRPT-SRV02\n\nDescription:\n${description}\n\nImplementation plan:\n1. Copy D:\\LabReports\\Archive to \\\\fs03\\archive\\labrpt.\n2. Remove the server from the domain and shut down the VM.\n\nCompletion criteria:\n- Archive copy verified: file count and size match the source.\n- labrpt.hosp.local no longer resolves.` }, ticketRubric);
     const why = (description: string) => change(description).criteria.find((c) => c.id === "why")!.status;

@@ -408,6 +408,13 @@ A clear and concise description of what you expected to happen.
     expect(review.rating).toBeLessThan(4);
   });
 
+  it("a section that answers 'Nothing really.' first and explains after is empty", () => {
+    const question = (needed: string) => reviewTicket({ ticketText: `### Why is p99 latency higher on our Graviton node group?\n\n**Context**\n- Service: search-api (Go 1.23) on EKS 1.30; half the replicas run on c7g.2xlarge, half on c6i.2xlarge.\n- p99 is 148 ms on c7g vs 92 ms on c6i. Tried: pinned GOMAXPROCS=8 on both; pprof shows more time in runtime.mallocgc on c7g.\n\n**Question**\nWhy would allocation be slower on Graviton for the same code?\n\n**What's needed**\n${needed}`, type: "question" }, ticketRubric);
+    const needed = (text: string) => question(text).criteria.find((c) => c.id === "desired-outcome")!.status;
+    expect(needed("Nothing really. No decision depends on this and there's no deadline; the c7g pool stays either way.")).toBe("missing");
+    expect(needed("A yes or no by Friday: we decide then whether the c7g pool stays.")).toBe("met");
+  });
+
   it("a section pointing elsewhere with a to-do left in ('See the thread from last week. (TODO: add background, current setup)') says nothing", () => {
     const question = (context: string) => reviewTicket({ ticketText: `1. Question\nFor the new CDC pipeline, do we require exactly-once delivery into the warehouse, or is at-least-once with dedup on (table, primary key, lsn) acceptable?\n\n2. Context\n${context}\n\n3. Decision needed\nThe architecture board picks one on 7 December so the team can start the sink in sprint 50.`, type: "question" }, ticketRubric);
     const context = (text: string) => question(text).criteria.find((c) => c.id === "context")!.status;

@@ -134,7 +134,9 @@ export function judge(raw: string, criteria: readonly Criterion[], options: Judg
     // usual bits. We'll work out the exact list as we go": the answer is put off, unless the section
     // gives figures ("exact dates to be confirmed. Design 2 June to 13 June, ...").
     const putOffHere = own.some((s) => putOff(s.text)) && own.every((s) => findFact(s, DATA_KINDS) === undefined);
-    return (own.length > 0 && (saysUnknown(own[0]!.text) || putOffHere || own.every((s) => denies(s) || s.hollow === "placeholder"))) || leftOpenInProse.has(c.id);
+    // "What's needed: Nothing really. No decision depends on this": an empty answer first, explained after.
+    const emptyFirst = own.length > 0 && own[0]!.hollow === "negated" && own[0]!.words <= 3;
+    return (own.length > 0 && (saysUnknown(own[0]!.text) || emptyFirst || putOffHere || own.every((s) => denies(s) || s.hollow === "placeholder"))) || leftOpenInProse.has(c.id);
   };
   const lowerText = spans.map((s) => s.plain).join("\n");
   const disowned = (c: Criterion) => (c.denials ?? []).some((d) => containsPhrase(lowerText, phraseForm(d.toLowerCase())));

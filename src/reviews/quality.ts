@@ -47,7 +47,7 @@ const LOREM = new Set(
 
 // A whole line that stands for nothing.
 const EMPTY =
-  /^(?:n\/?a|n\.a|none|nil|null|nothing|tbd|tba|tbc|todo|to ?do|unknown|\?+|-+|\.{2,}|…+|x+|_?no response_?|no answer|see (?:above|below|title|subject|description|attached)|same as (?:above|title|summary)|as above|as per (?:title|subject)|not (?:applicable|available|included|provided|known|sure|defined|specified|relevant|decided|yet (?:known|defined|decided|clear))|to be (?:defined|determined|confirmed|decided|agreed|discussed|announced|clarified|added)|will (?:add|follow|update) (?:later|soon)|later|pending|ask (?:me|us)|no\.?|nope|idk|\{\{[^}]*\}\})$/i;
+  /^(?:n\/?a|n\.a|(?:none|nothing)(?: really| at all| in particular| specific)?|nil|null|tbd|tba|tbc|todo|to ?do|unknown|\?+|-+|\.{2,}|…+|x+|_?no response_?|no answer|see (?:above|below|title|subject|description|attached)|same as (?:above|title|summary)|as above|as per (?:title|subject)|not (?:applicable|available|included|provided|known|sure|defined|specified|relevant|decided|yet (?:known|defined|decided|clear))|to be (?:defined|determined|confirmed|decided|agreed|discussed|announced|clarified|added)|will (?:add|follow|update) (?:later|soon)|later|pending|ask (?:me|us)|no\.?|nope|idk|\{\{[^}]*\}\})$/i;
 
 // "None yet - we'll look at it once design is done", "TBD (waiting for legal)", "n/a — an ongoing
 // thing, no fixed end point": an empty answer with a remark after it is still empty.

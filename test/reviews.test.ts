@@ -637,6 +637,8 @@ ${scenarios}`);
     expect(unwrapChat("14:02 ERROR api: upstream timed out\n14:03 ERROR api: retry failed")).toContain("14:02 ERROR api: upstream");
     // Slack and Teams put the speaker and time on a line of their own.
     expect(unwrapChat("Aroha Ngata (Kōwhai Studio)  10:05 AM\nDELIVERABLES\nThe app and its source code.\n\nBen Okoro  10:07 AM\nok, and the price?")).toBe("\nDELIVERABLES\nThe app and its source code.\n\n\nok, and the price?");
+    // The channel's name above the messages goes with them: it is no task's "what".
+    expect(unwrapChat("#payments-eng\n\nFarah Siddiqui  11:30 AM\nfollowing up on the pentest\n\nLuis Ortega  11:34 AM\nI can take it")).toBe("\n\n\nfollowing up on the pentest\n\n\nI can take it");
     // Slack copies a handle for a name.
     expect(unwrapChat("marco.b  3:14 PM\nfeature: a Duplicate action\naisha.n  3:20 PM\nwho is asking for it?")).toBe("\nfeature: a Duplicate action\n\nwho is asking for it?");
     expect(unwrapChat("Lotte Vermeer  Tuesday 10:02\ncan you send the quote in here?\nBram Kuipers (Kuipers Web)  Tuesday 10:31\nSure.")).toBe("\ncan you send the quote in here?\n\nSure.");

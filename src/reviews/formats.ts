@@ -360,10 +360,12 @@ const CHAT_PREFIX = /^[ \t]*\[?(?:\d{1,2}[./-]\d{1,2}[./-]\d{2,4},?[ \t]+\d{1,2}
  */
 export function unwrapChat(text: string): string {
   // Slack and Teams copy the speaker and time on a line of their own ("Aroha Ngata (Kōwhai Studio)  10:07 AM").
-  const spoken = (text.match(SPEAKER_LINE) ?? []).length >= 2 ? text.replace(SPEAKER_LINE, "") : text;
+  // The channel's name copied above them ("#payments-eng") is no more of the message than they are.
+  const spoken = (text.match(SPEAKER_LINE) ?? []).length >= 2 ? text.replace(SPEAKER_LINE, "").replace(CHANNEL_LINE, "") : text;
   if ((spoken.match(CHAT_PREFIX) ?? []).length < 2) return spoken;
   return spoken.replace(CHAT_PREFIX, "\n");
 }
+const CHANNEL_LINE = /^[ \t]*#[\p{Ll}\d][\p{Ll}\d_-]{1,79}[ \t]*$/gmu;
 // A person's name (two capitalised words or more) or a Slack handle ("dan.o  10:42"), not a
 // timetable's "Backup  02:00".
 const SPEAKER_LINE = /^[ \t]*(?:\p{Lu}[\p{L}.'’-]*(?: \p{Lu}[\p{L}.'’-]*){1,3}|\p{Ll}[\p{Ll}\d]*[._][\p{Ll}\d._]*)(?: \([^)\n]{1,40}\))?[ \t]+(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?[ \t]+|[Yy]esterday,?[ \t]+|[Tt]oday,?[ \t]+|\d{1,2}[./-]\d{1,2}(?:[./-]\d{2,4})?,?[ \t]+)?\d{1,2}:\d{2}(?:[ \t]?[AaPp][Mm])?[ \t]*$/gmu;

@@ -408,6 +408,13 @@ A clear and concise description of what you expected to happen.
     expect(review.rating).toBeLessThan(4);
   });
 
+  it("a behaviour with two of its questions left open ('to be decided', 'TBD') is too vague; one open detail is not", () => {
+    const feature = (behaviour: string) => reviewTicket({ ticketText: `3.1 Who and why\nSmall-business customers on the Pro plan (about 3,800 accounts) spend 2.5 hours a month re-keying card transactions into their accounting package.\n\n3.2 Behaviour\n${behaviour}\n\n3.3 Acceptance criteria\n- A Pro customer can connect their account in under 3 minutes in a usability test.\n- 100% of cleared transactions for a test month appear with amount, date and VAT matching.`, type: "feature" }, ticketRubric);
+    const behaviour = (text: string) => feature(text).criteria.find((c) => c.id === "proposed-behaviour")!;
+    expect(behaviour("We will integrate with Xero, QuickBooks Online, Sage or DATEV. The sync could be a file export or a live API connection, to be decided. Mapping of spend categories: TBD.")).toMatchObject({ status: "partial", evidence: expect.stringMatching(/^left undecided/) });
+    expect(behaviour("We will export cleared transactions to Xero every night through its API, with spend categories mapped to the customer's chart of accounts. The colour of the Connect button is TBD.").status).toBe("met");
+  });
+
   it("a section that answers 'Nothing really.' first and explains after is empty", () => {
     const question = (needed: string) => reviewTicket({ ticketText: `### Why is p99 latency higher on our Graviton node group?\n\n**Context**\n- Service: search-api (Go 1.23) on EKS 1.30; half the replicas run on c7g.2xlarge, half on c6i.2xlarge.\n- p99 is 148 ms on c7g vs 92 ms on c6i. Tried: pinned GOMAXPROCS=8 on both; pprof shows more time in runtime.mallocgc on c7g.\n\n**Question**\nWhy would allocation be slower on Graviton for the same code?\n\n**What's needed**\n${needed}`, type: "question" }, ticketRubric);
     const needed = (text: string) => question(text).criteria.find((c) => c.id === "desired-outcome")!.status;

@@ -555,6 +555,12 @@ function sectionText(spans: readonly ReadSpan[], span: ReadSpan): string {
   return spans.filter((s) => s.label === span.label && s.sectionLabel === span.sectionLabel && !s.hollow).map((s) => s.text).join("\n");
 }
 
+/** A criterion met in name, counted as vague, with the reason in front of its evidence. */
+export function tooVague(found: Judgement, id: string, why: string): Judgement {
+  const criteria = found.criteria.map((c) => (c.id === id && c.status === "met" ? { ...c, status: "partial" as const, points: c.weight / 2, evidence: excerpt(`${why}: ${c.evidence}`) } : c));
+  return { ...found, criteria };
+}
+
 export function excerpt(text: string, max = 160): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;

@@ -1,5 +1,5 @@
 import type { QuoteRubric, Service } from "../catalog/types.js";
-import { excerpt, judge, publicCriterion, score, type Assessment, type Judgement, type PublicCriterion } from "./assess.js";
+import { judge, publicCriterion, score, tooVague, type Assessment, type Judgement, type PublicCriterion } from "./assess.js";
 import { ABBREVIATIONS, AMOUNT_PATTERN, COLUMNS, CURRENCY_SIGN, findFact, MONTH } from "./facts.js";
 import { normalize } from "./formats.js";
 import { leftIn } from "./quality.js";
@@ -555,11 +555,6 @@ function gapsFilled(found: Judgement): Judgement {
   }, found);
 }
 
-/** A criterion met in name, counted as vague, with the reason in front of its evidence. */
-function tooVague(found: Judgement, id: string, why: string): Judgement {
-  const criteria = found.criteria.map((c) => (c.id === id && c.status === "met" ? { ...c, status: "partial" as const, points: c.weight / 2, evidence: excerpt(`${why}: ${c.evidence}`) } : c));
-  return { ...found, criteria };
-}
 
 export function reviewQuote(quoteText: string, rubric: QuoteRubric, services: ReadonlyMap<string, Service>, serviceUrl: (id: string) => string): QuoteReview {
   const scopeId = rubric.criteria.find((c) => /scope/.test(c.id))?.id;

@@ -1,5 +1,5 @@
 import type { TicketRubric, TicketType } from "../catalog/types.js";
-import { judge, publicCriterion, score, type Judgement, type PublicCriterion } from "./assess.js";
+import { judge, publicCriterion, score, tooVague, type Judgement, type PublicCriterion } from "./assess.js";
 
 /**
  * Ticket review: the rubric of the ticket's type (given, or inferred from the wording), a rating
@@ -53,7 +53,7 @@ export function reviewTicket(input: TicketInput, rubric: TicketRubric): TicketRe
   const text = input.title ? `Title: ${input.title}\n\n${input.ticketText}` : input.ticketText;
   const { type, judgement } = input.type ? { type: input.type, judgement: judge(text, rubric.types[input.type].criteria) } : inferType(text, rubric);
   const spec = rubric.types[type];
-  const result = score(judgement, rubric);
+  const result = score(decided(judgement), rubric);
   const lacking = result.criteria.filter((c) => c.status !== "met");
   const summary = [
     `Rated ${result.score}/10 as a ${type} ticket${input.type ? "" : " (type inferred: the one whose required parts it fills best)"}; ${result.passed ? "ready to work on" : `below the threshold of ${result.threshold}`}.`,
@@ -80,4 +80,15 @@ export function reviewTicket(input: TicketInput, rubric: TicketRubric): TicketRe
     criteria: result.criteria.map(publicCriterion),
     skeleton,
   };
+}
+
+// "The sync could be a file export or a live API connection, to be decided. Mapping: TBD.": a part
+// with two of its questions left open is not decided yet (one open detail may be).
+const UNDECIDED = /\b(?:tbd|tbc|to be (?:decided|determined|confirmed|defined|clarified)|undecided|not (?:yet )?decided)\b/gi;
+
+function decided(found: Judgement): Judgement {
+  return found.criteria.reduce((j, c) => {
+    const open = c.status === "met" ? found.textOf(c.id).match(UNDECIDED) ?? [] : [];
+    return open.length >= 2 ? tooVague(j, c.id, `left undecided ("${open.join('", "')}")`) : j;
+  }, found);
 }

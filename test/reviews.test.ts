@@ -1010,6 +1010,9 @@ curl -X POST https://api.example.com/v2/orders \\
 
 Happens every time.`);
     expect(status(review)["steps-to-reproduce"]).toBe("met");
+    // A command chain in backticks, after "cd" into a folder, reproduces too.
+    const repro = (line: string) => status(bug(`Terraform plan shows a perpetual diff on aws_lb_listener after the provider bump to hashicorp/aws 5.72.1.\n- Diff: default_action[0].forward[0].stickiness[0].duration: 0 -> 1\n- Repro: ${line}\n- Expected: "No changes." after an apply, as with 5.68.0\n- Terraform 1.9.8 on macOS 15 and on the Atlantis runner (Linux)`))["steps-to-reproduce"];
+    expect(repro("`cd envs/prod-eu && terraform init -upgrade && terraform apply && terraform plan` → plan is not empty.")).toBe("met");
   });
 
   it("a verdict with nothing to check ('Actual: export is not correct') is too thin, and another part's own section is not read as it", () => {

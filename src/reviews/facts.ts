@@ -161,8 +161,9 @@ function steps(text: string, items: readonly string[], ordered: boolean): string
   return undefined;
 }
 
-// "curl -X POST https://api.example.com/v2/orders -d '{...}'": a command to run is a reproduction.
-const COMMAND = /^\s*(?:\$\s+|>\s+)?(?:curl|wget|http|https|grpcurl|npm|npx|pnpm|yarn|node|python3?|pip|kubectl|helm|docker|git|psql|mysql|redis-cli|aws|gcloud|az|terraform|make|go run|cargo|dotnet|java|mvn|gradle|php|ruby|bundle|rails|ssh|openssl)\s+\S/;
+// "curl -X POST https://api.example.com/v2/orders -d '{...}'", "`cd envs/prod-eu && terraform plan`":
+// a command to run is a reproduction.
+const COMMAND = /^\s*(`)?(?:\$\s+|>\s+)?(?:cd\s+\S+\s*&&\s*)?(?:curl|wget|http|https|grpcurl|npm|npx|pnpm|yarn|node|python3?|pip|kubectl|helm|docker|git|psql|mysql|redis-cli|aws|gcloud|az|terraform|make|go run|cargo|dotnet|java|mvn|gradle|php|ruby|bundle|rails|ssh|openssl)\s+\S/;
 
 /**
  * The first line of a code block, when it is a shell command; in prose, only a line that reads as
@@ -170,8 +171,11 @@ const COMMAND = /^\s*(?:\$\s+|>\s+)?(?:curl|wget|http|https|grpcurl|npm|npx|pnpm
  */
 function command(text: string, code: boolean): string | undefined {
   const first = text.split("\n").find((line) => line.trim() !== "");
-  if (first === undefined || !COMMAND.test(first)) return undefined;
-  return code || /\s--?[a-zA-Z]|https?:\/\/|\s\/[\w-]+\//.test(first) ? first.trim() : undefined;
+  if (first === undefined) return undefined;
+  const found = COMMAND.exec(first);
+  if (found === null) return undefined;
+  // In backticks it is code, whatever follows it.
+  return code || found[1] !== undefined || /\s--?[a-zA-Z]|https?:\/\/|\s\/[\w-]+\//.test(first) ? first.trim() : undefined;
 }
 
 export interface Span {

@@ -89,6 +89,12 @@ We need a yes or no by Thursday to decide whether our retry job may switch regio
     for (const review of [task, feature, question]) expect(review.passed).toBe(true);
   });
 
+  it("'done for me means …' in a dictated memo states the acceptance criteria, as 'done when' does", () => {
+    const memo = (done: string) => reviewTicket({ type: "feature", ticketText: `[Voice memo transcript — 24 Nov 2026 08:12]\n\nok so this is for the backlog um customer service gets forty to fifty emails a week from people who bought a gift and right now they have to edit the packing slip by hand which is slow um what we want is at checkout a checkbox this is a gift and a text box for a message max two hundred characters printed on the packing slip uh and ${done} ok that's it thanks` }, ticketRubric).criteria.find((c) => c.id === "acceptance-criteria")!.status;
+    expect(memo("done for me means I can place an order on staging with a message of exactly two hundred characters and it prints in full on the packing slip PDF and two hundred and one characters is blocked at checkout")).toBe("met");
+    expect(memo("then we ship it")).toBe("missing");
+  });
+
   it("a cost told with '~' or 'about' before its figure ('each missed slot costs ~£160') is the why of a feature", () => {
     const feature = (why: string) => reviewTicket({ type: "feature", ticketText: `h2. Appointment reminders by SMS\n\n${why}\n\nh3. Behaviour\n* 48 hours before an outpatient appointment, send an SMS through Twilio: "Reply YES to confirm or NO to cancel."\n* Reply NO cancels the appointment and releases the slot to the waiting list.\n\nh3. Acceptance criteria\n# An appointment on 2026-12-10 10:00 triggers an SMS at 2026-12-08 10:00 in staging.\n# Replying "NO" sets the status to Cancelled by patient.` }, ticketRubric).criteria.find((c) => c.id === "problem")!.status;
     expect(feature("Outpatient clinics missed 11.4% of appointments in October and each missed slot costs ~£160.")).toBe("met");

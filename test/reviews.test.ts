@@ -1877,6 +1877,18 @@ CVSS 3.1 scores, evidence and remediation guidance.`, quoteRubric, noServices, u
     expect(status(quote)).toMatchObject({ scope: "partial", "price-breakdown": "met" });
   });
 
+  it("finds a scope's boundary as quotes draw it: a heading 'Out' over a list, 'The app will not', 'We do not perform', a cap of hours", () => {
+    const scope = (text: string) => reviewQuote(body("EUR 30,000 fixed.").replace(/^Scope \|.*/m, `Scope | ${text}`), quoteRubric, noServices, url).criteria.find((c) => c.id === "scope")!.status;
+    const drawn = [
+      "A connector from Odoo 17 to Shopware 6 for orders, customers and stock.\n### Out\n- Odoo licences and hosting\n- Migration of data older than 1 January 2023",
+      "2.1 The app will show the pick lists of the logged-in picker and confirm each line by scanning.\n2.2 The app will not\n• handle goods receiving, put-away or stock counts",
+      "A SOC 2 Type I readiness programme for the production AWS environment. We do not perform the audit itself.",
+      "Up to 40 hours of design per month: social assets, e-mail templates and landing pages in Figma.",
+    ];
+    for (const text of drawn) expect(scope(text), text).toBe("met");
+    expect(scope("A SOC 2 Type I readiness programme for the production AWS environment, with policies and evidence collection.")).toBe("partial");
+  });
+
   it("reads a freelancer's labels as written: 'What I'll look at:', 'When:', 'I won't review ...' as the boundary", () => {
     const review = reviewQuote(`Hallo Stefan,
 

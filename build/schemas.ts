@@ -51,6 +51,7 @@ const EVIDENCE = [
   "attempt",
   "conditions",
   "schedule",
+  "ownership",
   "amount",
   "percentage",
   "date",

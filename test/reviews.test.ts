@@ -1877,6 +1877,15 @@ CVSS 3.1 scores, evidence and remediation guidance.`, quoteRubric, noServices, u
     expect(status(quote)).toMatchObject({ scope: "partial", "price-breakdown": "met" });
   });
 
+  it("reads a freelancer's terms in prose: the work said to be the client's by name, what 'I'm counting on', work 'inside your network'", () => {
+    const letter = (terms: string) => reviewQuote(body("EUR 30,000 fixed.").replace(/^Assumptions \|[\s\S]*$/m, "") + `\n${terms}`, quoteRubric, noServices, url);
+    const status = (terms: string) => Object.fromEntries(letter(terms).criteria.map((c) => [c.id, c.status]));
+    expect(status("The code and model are Vindrose's from the first commit; I only keep the right to reuse general techniques.")["intellectual-property"]).toBe("met");
+    expect(status("The code and model are reviewed by Vindrose's data team every Friday.")["intellectual-property"]).toBe("missing");
+    expect(status("A few things I'm counting on: read access to the warehouse through your VPN, and someone from billing for an hour a week.")["assumptions-responsibilities"]).toBe("met");
+    expect(status("All work happens on your laptop image and inside your network; subscriber data never goes onto my own machines.")["confidentiality-data"]).toBe("met");
+  });
+
   it("finds a scope's boundary as quotes draw it: a heading 'Out' over a list, 'The app will not', 'We do not perform', a cap of hours", () => {
     const scope = (text: string) => reviewQuote(body("EUR 30,000 fixed.").replace(/^Scope \|.*/m, `Scope | ${text}`), quoteRubric, noServices, url).criteria.find((c) => c.id === "scope")!.status;
     const drawn = [

@@ -1886,6 +1886,12 @@ CVSS 3.1 scores, evidence and remediation guidance.`, quoteRubric, noServices, u
     expect(status("All work happens on your laptop image and inside your network; subscriber data never goes onto my own machines.")["confidentiality-data"]).toBe("met");
   });
 
+  it("reads the scope of an audit or a test told in a letter: 'The test covers ... It does not cover ...'", () => {
+    const letter = (scope: string) => reviewQuote(`Dear Ms Whitfield,\n\n${scope}\n\nYou will receive a written report listing every finding with a CVSS 3.1 score and remediation advice, and a one-hour debrief call.\n\nTesting runs from Monday 7 to Thursday 17 April 2025 (nine working days).\n\nThe engagement is a single fixed fee of £11,750 plus VAT, invoiced when the final report is issued and payable within 30 days.`, quoteRubric, noServices, url).criteria.find((c) => c.id === "scope")!.status;
+    expect(letter("The test covers the staging copy of app.ledgerly.co.uk and its REST API (about 60 endpoints). It does not cover the mobile apps, social engineering or denial-of-service testing.")).toBe("met");
+    expect(letter("The customer portal runs on app.ledgerly.co.uk with a REST API of about 60 endpoints.")).toBe("missing");
+  });
+
   it("finds a scope's boundary as quotes draw it: a heading 'Out' over a list, 'The app will not', 'We do not perform', a cap of hours", () => {
     const scope = (text: string) => reviewQuote(body("EUR 30,000 fixed.").replace(/^Scope \|.*/m, `Scope | ${text}`), quoteRubric, noServices, url).criteria.find((c) => c.id === "scope")!.status;
     const drawn = [

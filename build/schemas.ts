@@ -52,6 +52,7 @@ const EVIDENCE = [
   "conditions",
   "schedule",
   "ownership",
+  "instalments",
   "amount",
   "percentage",
   "date",

@@ -1892,6 +1892,13 @@ CVSS 3.1 scores, evidence and remediation guidance.`, quoteRubric, noServices, u
     expect(letter("The customer portal runs on app.ledgerly.co.uk with a REST API of about 60 endpoints.")).toBe("missing");
   });
 
+  it("a price's own line that says when it is paid ('$9,450 at start and $9,450 after cutover') states the payment terms too", () => {
+    const quote = (price: string) => reviewQuote(body("X").replace(/^Price \|.*\n^Payment \|.*$/m, `Price | ${price}`), quoteRubric, noServices, url).criteria;
+    const status = (price: string) => Object.fromEntries(quote(price).map((c) => [c.id, c.status]));
+    expect(status("US$18,900 fixed: $9,450 at start and $9,450 after cutover, net 15.")).toMatchObject({ "price-breakdown": "met", "payment-terms": "met" });
+    expect(status("US$18,900 fixed, for the migration and two weeks of support.")).toMatchObject({ "price-breakdown": "met", "payment-terms": "missing" });
+  });
+
   it("finds a scope's boundary as quotes draw it: a heading 'Out' over a list, 'The app will not', 'We do not perform', a cap of hours", () => {
     const scope = (text: string) => reviewQuote(body("EUR 30,000 fixed.").replace(/^Scope \|.*/m, `Scope | ${text}`), quoteRubric, noServices, url).criteria.find((c) => c.id === "scope")!.status;
     const drawn = [

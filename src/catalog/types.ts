@@ -114,7 +114,7 @@ export type Evidence =
   | "numbered-list" | "bullet-list" | "steps" | "given-when-then" | "checklist" | "code" | "stack-trace" | "log"
   | "error-message" | "version" | "platform" | "url" | "expected-wording" | "observed-wording" | "question"
   | "user-story" | "so-that" | "opening" | "amount" | "percentage" | "date" | "duration" | "reason" | "instruction"
-  | "attempt" | "conditions" | "schedule" | "ownership";
+  | "attempt" | "conditions" | "schedule" | "ownership" | "instalments";
 
 export interface Criterion {
   id: string;

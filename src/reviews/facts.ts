@@ -220,6 +220,7 @@ const DETECTORS: Record<Evidence, (span: Span) => string | undefined> = {
   instruction: (s) => (s.code ? undefined : s.items.length === 0 && isAction(s.text.replace(/^(?:\d{1,2}(?:\.\d{1,2})+\s+|[\p{L} ]{1,24}:\s+)/u, "")) && s.text.split(" ").length >= 4 ? s.text : match(s.text, RE.instruction) ?? match(s.text, ASKED)),
   attempt: (s) => (s.code ? undefined : match(s.text, RE.attempt)),
   ownership: (s) => (s.code ? undefined : match(s.text, OWNERSHIP)),
+  instalments: (s) => (s.code ? undefined : match(s.text, INSTALMENTS)),
   // "Done when a partner can register a URL, receives a signed event within 5 s, and failed
   // deliveries are retried": testable conditions listed in one sentence.
   conditions: (s) => (s.code || s.text.split(" ").length < 12 || (s.text.match(/,\s|;\s|\band\b/g) ?? []).length < 2 ? undefined : s.text),
@@ -228,6 +229,11 @@ const DETECTORS: Record<Evidence, (span: Span) => string | undefined> = {
 // "The code and model are Vindrose's from the first commit", "the designs become the client's":
 // what is made, said to be someone's by name.
 const OWNERSHIP = /\b(?:code|source code|model|models|designs?|software|repository|repositories|deliverables|work product|results|app|application|website|data)\b[^.;\n]{0,40}?\b(?:is|are|will be|becomes?|remains?|stays?)\s+(?:entirely\s+|fully\s+|solely\s+)?(?:\p{Lu}[\p{L}&.-]*(?:\s\p{Lu}[\p{L}&.-]*){0,2}(?:'s|’s)|the client's|the customer's|your company's|yours)(?!\s+(?:responsibility|job|task|call|decision))/u;
+
+// "$9,450 at start and $9,450 after cutover", "30% on signature, 70% on go-live": the price split by
+// when it is paid, said in the sentence that states the price.
+const PAID_PART = `(?:\\d{1,3}\\s?%|${AMOUNT_PATTERN.source})\\s*(?:\\([^)\\n]{1,30}\\)\\s*)?(?:is\\s+)?(?:due\\s+|payable\\s+|invoiced\\s+)?(?:on|at|upon|after|before|when)\\s+(?:the\\s+)?(?:start|signing|signature|kick-?off|order|delivery|go-?live|launch|cut-?over|acceptance|completion|handover|sign-?off)\\b`;
+const INSTALMENTS = new RegExp(`${PAID_PART}[^.;\\n]{0,60}?(?:,|;|\\band\\b)\\s*${PAID_PART}`, "iu");
 
 const DATES = new RegExp(RE.date.source, "gi");
 const DAY_RANGE = new RegExp(`\\b\\d{1,2}(?:st|nd|rd|th)?\\s?(?:[–-]|to)\\s?\\d{1,2}(?:st|nd|rd|th)?\\s+${MONTH}|\\b${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?\\s?[–-]\\s?\\d{1,2}\\b`, "i");

@@ -1096,6 +1096,17 @@ What they'll test before signing (this is our "done" for the deal):
     expect(status(spoken)["steps-to-reproduce"]).not.toBe("met");
   });
 
+
+  it("a field table's header ('| Field | Details |') is no part of the ticket: it cannot stand for what happens", () => {
+    const weird = bug(`| Field | Details |
+|---|---|
+| Observed | robot is acting weird at the dock, something not right |
+| Expected | robot docks at Dock 4, charges to 90%, undocks and returns to the pick queue |
+| Steps | Fleet Manager > Robots > AMR-117 > "Charge now" > select Dock 4 (happens every time, Dock 2 is fine) |
+| Environment | fleet-manager 3.8.2, AMR-FW 2.14.0, DC-Leipzig |`);
+    expect(weird.criteria.find((c) => c.id === "observed-behaviour")!.evidence).not.toContain("Field | Details");
+    expect(weird.passed).toBe(false);
+  });
   it("reads steps told in the past after a colon, 'we expect' and 'before the update' as expected behaviour, and 'no idea how many' denies nothing", () => {
     const review = bug(`Since you moved our website to the new hosting last Tuesday, the contact form on www.example.co.uk/contact sends enquiries to info@example.com, our old domain. Before the update they went to reception@example.co.uk, and this is what we expect also now.
 

@@ -230,7 +230,8 @@ class SectionBuilder {
     // "| Phase | Amount |" under "💰 Investment" is the price's table, though "Phase" could name the timeline.
     const named = headed && !introduced ? (header.find((c) => last.criterion !== undefined && this.resolve(c) === last.criterion) ?? header.find((c) => c !== "" && this.resolve(c) !== undefined)) : undefined;
     if (named !== undefined) this.open(named, false);
-    for (const cells of rows) this.row(cells.map((c) => c.trim()), named !== undefined || introduced);
+    // A table of labels says nothing in its header ("| Field | Details |"): it is no line of the ticket.
+    for (const cells of isHeader && !headed ? rows.slice(1) : rows) this.row(cells.map((c) => c.trim()), named !== undefined || introduced);
     this.endBlock();
   }
 

@@ -1097,6 +1097,25 @@ What they'll test before signing (this is our "done" for the deal):
   });
 
 
+  it("reads a helpdesk export: its lines of fields are neither the opening nor a label, and 'So my question is: anything we should know?' asks nothing", () => {
+    const incident = bug(`Ticket #230588 | Status: Open | Priority: High | Source: Portal\nType: Incident | Group: E-commerce Support | Agent: Tariq Hussain\n\nSophie Laurent wrote:\nOn checkout v3 (theme Atelier 4.2.1, Chrome 131 on macOS 14.6) the code BLACKFRIDAY25 takes off only 10%.\n1. Add SKU BA-300 to the cart, quantity 2\n2. Enter BLACKFRIDAY25 at checkout and click Apply\nIt should take 25% off, so 35.80 EUR on 143.20 EUR.`);
+    expect(incident.criteria.find((c) => c.id === "observed-behaviour")!.evidence).toMatch(/takes off only 10%/);
+    const question = (ask: string) => reviewTicket({ ticketText: `Ticket #221907 | Status: Open | Priority: Medium\nType: Question | Group: Product Specialists | Agent: Nadia Rossi\n\nChris Baptiste wrote:\nWe're moving from Google sign-in to Okta: the SAML app (v2.1 integration) works for 12 pilot users since 19 Nov, and SCIM provisioning is on. We read your article "Migrating from Google to SAML SSO". We switch the other 298 users on 7 December and need your answer before 4 December.\n\n${ask}`, type: "question" }, ticketRubric).criteria.find((c) => c.id === "question")!.status;
+    expect(question("So my question is: anything we should know? Any thoughts?")).toBe("missing");
+    expect(question("So my question is: will existing users lose their Google sign-in option when SCIM updates them?")).toBe("met");
+  });
+
+  it("'As per policy' expects nothing, 'to be figured out during implementation' proposes nothing, and a '| Property | Value |' table is no section of its own", () => {
+    const expected = (text: string) => bug(`The housing support calculator on the caseworker portal (UAT, Edge 131 on Windows 10) returns £118.40/wk for a claimant with a non-dependant adult.\nSteps:\n1. Log in as a Band 3 caseworker\n2. Open claim HS-2291 and click Calculate\nExpected result: ${text}`).criteria.find((c) => c.id === "expected-behaviour")!.status;
+    expect(expected("As per policy.")).toBe("missing");
+    expect(expected("£104.65/wk: the £13.75 non-dependant deduction applies.")).toBe("met");
+    const feature = (problem: string, behaviour: string) => reviewTicket({ type: "feature", ticketText: `# Offline mode for saved recipes\n\n| Property | Value |\n| --- | --- |\n| Status | Not started |\n| Platform | iOS, Android |\n| PM | @Jonas Berg |\n\nWho needs it and why\n${problem}\n\nDesired behaviour\n${behaviour}\n\nAcceptance criteria\n- With airplane mode on, the Saved tab shows all saved recipes\n- Saving recipe #201 evicts the least recently opened one` }, ticketRubric);
+    const status = (problem: string, behaviour: string) => Object.fromEntries(feature(problem, behaviour).criteria.map((c) => [c.id, c.status]));
+    const concrete = "Saved recipes are stored on the device with images and steps; with no connection the Saved tab opens and shows them with an Offline badge.";
+    expect(status("It would be nice to have.", concrete).problem).not.toBe("met");
+    expect(status("Home cooks lose their recipes in the kitchen when Wi-Fi drops: 1,200 support tickets in October asked for offline recipes.", "Exact approach to be figured out during implementation.")["proposed-behaviour"]).toBe("missing");
+  });
+
   it("a field table's header ('| Field | Details |') is no part of the ticket: it cannot stand for what happens", () => {
     const weird = bug(`| Field | Details |
 |---|---|

@@ -247,6 +247,11 @@ export function score(j: Judgement, limits: RubricLimits, contradicted: readonly
 function readSpans(sections: readonly Section[], split: boolean): ReadSpan[] {
   const spans: ReadSpan[] = [];
   let opening = true;
+  // The first span with content of its own opens the text; a line of fields above it does not.
+  const took = () => {
+    const last = spans[spans.length - 1]!;
+    if (last.hollow === undefined && !fieldsLine(last.text)) opening = false;
+  };
   let sentenceCount = 0;
   for (const section of sections) {
     const lines = section.lines;
@@ -260,11 +265,11 @@ function readSpans(sections: readonly Section[], split: boolean): ReadSpan[] {
           const real = list.filter((text) => hollowLine(text) === undefined);
           const hollow = real.length === 0 ? hollowLine(list[0]!) : list.some(ordinaryUse) ? "placeholder" : undefined;
           spans.push(makeSpan(section, line.block, (real.length ? real : list).join("\n"), real, items.every((it) => it.ordered), false, opening, hollow));
-          if (spans[spans.length - 1]!.hollow === undefined) opening = false;
+          took();
         }
         for (const clause of loose.flatMap(clauses)) {
           spans.push(makeSpan(section, line.block, clause, [], false, false, opening, hollowLine(clause)));
-          if (spans[spans.length - 1]!.hollow === undefined) opening = false;
+          took();
         }
         continue;
       } else if (line.kind === "code") {
@@ -286,12 +291,12 @@ function readSpans(sections: readonly Section[], split: boolean): ReadSpan[] {
           sentenceCount++;
           for (const clause of read(sentence)) {
             spans.push({ ...makeSpan(section, line.block, clause, [], false, false, opening, hollowLine(clause)), sentence: sentenceCount });
-            if (spans[spans.length - 1]!.hollow === undefined) opening = false;
+            took();
           }
         }
         continue;
       }
-      if (spans[spans.length - 1]!.hollow === undefined) opening = false;
+      took();
     }
   }
   return spans;
@@ -326,7 +331,7 @@ const GHERKIN_NEXT = /^(?:given|when|then|and|but)\b/i;
 function makeSpan(section: Section, block: number, text: string, items: string[], ordered: boolean, code: boolean, opening: boolean, hollow: Hollow | undefined): ReadSpan {
   // The opening line is the author's own summary; a first line under a label ("Where: prod") is that label's.
   const span: ReadSpan = {
-    block, text, plain: phraseForm(text.toLowerCase()), items, ordered: ordered && items.length > 0, code, opening: opening && section.criterion === undefined,
+    block, text, plain: phraseForm(text.toLowerCase()), items, ordered: ordered && items.length > 0, code, opening: opening && section.criterion === undefined && !fieldsLine(text),
     sectionLabel: section.label, plainLabel: phraseForm(section.label.toLowerCase()), words: words(text).length, ...(section.criterion ? { label: section.criterion } : {}),
     // Judged once here rather than once per criterion.
     verdict: !code && (verdictOnly(text) || vagueComplaint(text)), wish: !code && untestable(text, items),
@@ -337,6 +342,17 @@ function makeSpan(section: Section, block: number, text: string, items: string[]
   if (isFiller(text, hasData)) return { ...span, hollow: "filler" };
   return span;
 }
+
+/**
+ * A tracker's or helpdesk's line of fields ("Ticket #230588 | Status: Open | Priority: High",
+ * "Group: Product Specialists | Agent: Nadia Rossi"): what the tool records, not what the author
+ * says first. (A single "Feature: ..." or "Title: ..." line often is what the author says first.)
+ */
+function fieldsLine(text: string): boolean {
+  const cells = text.split(/\s+[|·•]\s+/);
+  return cells.length >= 2 && cells.every((c) => c.length <= 80) && cells.filter((c) => FIELD.test(c)).length >= 2;
+}
+const FIELD = /^[\p{L}#][\p{L}\p{N}#./-]*(?: [\p{L}\p{N}#./-]+){0,2}:\s*\S/u;
 
 // Sentence ends, and the turns where prose moves from one fact to the next ("..., instead it").
 // Chat messages start their sentences in lower case too ("... android 15). tap pay -> ...").

@@ -45,6 +45,8 @@ const MAX_LABEL_WORDS = 10;
 const TITLE = /^(?!(?:We|I|You|Our|Your|This|These|It|They|He|She|There|Please)\b)\p{Lu}[\p{L}'’&/-]*(?: [\p{L}'’&/-]+){0,4}$/u;
 /** A section's title over its paragraph may also number it and remark on it: "PHASE 2 – Client intake portal (optional)". */
 const NUMBERED_TITLE = /^(?!(?:We|I|You|Our|Your|This|These|It|They|He|She|There|Please)\b)\p{Lu}[\p{L}'’&/-]*(?: (?:[\p{L}'’&/-]+|\d{1,2}[.:]?|[–—]))*(?: \([\p{L} ,]{1,40}\))?$/u;
+// The columns of a table of fields, named for what they are, not what they hold.
+const GENERIC_COLUMN = /^(?:fields?|propert(?:y|ies)|attributes?|key|name|values?|details?|info|information|content)$/;
 /** A section's number in front of its title: "6 ", "6. ", "6.2 ". */
 const SECTION_NUMBER = /^\d{1,2}(?:\.\d{1,2})*\.?\s+(?=\p{Lu})/u;
 // "Safari 17 crashes on login", "Open Settings", "Logged in as admin" are a report's line and steps, not titles.
@@ -228,10 +230,12 @@ class SectionBuilder {
     const last = this.sections[this.sections.length - 1]!;
     const introduced = headed && last.criterion !== undefined && last.lines.length === 0;
     // "| Phase | Amount |" under "💰 Investment" is the price's table, though "Phase" could name the timeline.
-    const named = headed && !introduced ? (header.find((c) => last.criterion !== undefined && this.resolve(c) === last.criterion) ?? header.find((c) => c !== "" && this.resolve(c) !== undefined)) : undefined;
+    const named = headed && !introduced ? (header.find((c) => last.criterion !== undefined && this.resolve(c) === last.criterion) ?? header.find((c) => c !== "" && !GENERIC_COLUMN.test(c) && this.resolve(c) !== undefined)) : undefined;
     if (named !== undefined) this.open(named, false);
-    // A table of labels says nothing in its header ("| Field | Details |"): it is no line of the ticket.
-    for (const cells of isHeader && !headed ? rows.slice(1) : rows) this.row(cells.map((c) => c.trim()), named !== undefined || introduced);
+    // A table of labels, or one whose columns are only called so ("| Property | Value |"), says
+    // nothing in its header: it is no line of the text.
+    const saysNothing = isHeader && (!headed || header.every((c) => GENERIC_COLUMN.test(c)));
+    for (const cells of saysNothing ? rows.slice(1) : rows) this.row(cells.map((c) => c.trim()), named !== undefined || introduced);
     this.endBlock();
   }
 
@@ -391,7 +395,8 @@ class SectionBuilder {
     const [first, ...rest] = cells.filter((c) => c !== "");
     if (first === undefined) return;
     const label = cleanLabel(first);
-    if (!locked && rest.length > 0 && wordsOf(label) <= MAX_LABEL_WORDS && this.resolve(label) !== undefined) {
+    // "Type: Question | Group: Product Specialists": a line of fields, whose first cell is a field of its own, not a label.
+    if (!locked && rest.length > 0 && !/:\s*\S/.test(first) && wordsOf(label) <= MAX_LABEL_WORDS && this.resolve(label) !== undefined) {
       this.closeInline();
       this.open(label, false);
       // "| Acceptance | 1) Delete fails. 2) A retention job skips it. |": a numbered list in a cell.

@@ -1,5 +1,5 @@
 import type { Evidence } from "../catalog/types.js";
-import { contentWords } from "./quality.js";
+import { contentWords, HELP_ONLY } from "./quality.js";
 
 /**
  * Facts recognised by what they are, with or without a label: versions, platforms, URLs, stack
@@ -253,9 +253,6 @@ function schedule(text: string): string | undefined {
  * characters of its own sentence. Found from each "?" back to the sentence's start, so the work is
  * linear in the text (a pattern that tries every start before failing is quadratic).
  */
-// "Can someone help with this?", "Any ideas?", "Thoughts on the caching?", "What do you think?": a call for help that asks nothing in particular.
-const HELP_ONLY = /^(?:(?:hi|hey|hello|so|ok|okay)[,!.…]*\s+)?(?:(?:can|could|would|will) (?:some(?:one|body)|any(?:one|body)|you(?: guys| all)?)(?: please)? (?:help|assist|advise|have a look|take a look|look into (?:it|this|that))(?: (?:me|us|here|out))?(?: (?:with|on) (?:this|that|it|the above))?(?: please)?|(?:any )?(?:ideas|thoughts|suggestions|advice|help|pointers|opinions|input)(?: (?:on|about|regarding) (?:this|that|it|the [a-z -]{1,30}))?|anything (?:(?:we|i) (?:should|could) (?:be doing|do|change|try)|to (?:do|change|try)) differently|(?:is there )?anything (?:(?:else )?(?:we|i) (?:should|need to) (?:know|be aware of|watch out for|consider))(?: (?:about|for|with|regarding) [a-z -]{1,40})?|what do you (?:all |guys )?think|what are your thoughts|opinions|(?:(?:can|could|would) you (?:please )?)?(?:send|give|share|provide) (?:us|me)? ?(?:some|any|more)? ?(?:info|information|details|input|advice|guidance)(?: (?:on|about|regarding) (?:this|it|that)(?: topic| issue| matter)?)?)\s*\?$/i;
-
 function directQuestion(text: string): string | undefined {
   for (let at = text.indexOf("?"); at >= 0; at = text.indexOf("?", at + 1)) {
     const next = text[at + 1];

@@ -47,7 +47,7 @@ const LOREM = new Set(
 
 // A whole line that stands for nothing.
 const EMPTY =
-  /^(?:n\/?a|n\.a|(?:none|nothing)(?: really| at all| in particular| specific)?|nil|null|tbd|tba|tbc|todo|to ?do|unknown|\?+|-+|\.{2,}|…+|x+|_?no response_?|no answer|see (?:above|below|title|subject|description|attached)|same as (?:above|title|summary)|as above|as per (?:title|subject)|not (?:applicable|available|included|provided|known|sure|defined|specified|relevant|decided|yet (?:known|defined|decided|clear))|to be (?:defined|determined|confirmed|decided|agreed|discussed|announced|clarified|added)|will (?:add|follow|update) (?:later|soon)|later|pending|ask (?:me|us)|no\.?|nope|idk|\{\{[^}]*\}\})$/i;
+  /^(?:n\/?a|n\.a|(?:none|nothing)(?: really| at all| in particular| specific)?|nil|null|tbd|tba|tbc|todo|to ?do|unknown|\?+|-+|\.{2,}|…+|x+|_?no response_?|no answer|see (?:above|below|title|subject|description|attached)|same as (?:above|title|summary)|as above|as per (?:title|subject|(?:the )?(?:policy|spec|specification|requirements?|design|documentation|docs|rules|usual))|not (?:applicable|available|included|provided|known|sure|defined|specified|relevant|decided|yet (?:known|defined|decided|clear))|to be (?:defined|determined|confirmed|decided|agreed|discussed|announced|clarified|added)|will (?:add|follow|update) (?:later|soon)|later|pending|ask (?:me|us)|no\.?|nope|idk|\{\{[^}]*\}\})$/i;
 
 // "None yet - we'll look at it once design is done", "TBD (waiting for legal)", "n/a — an ongoing
 // thing, no fixed end point": an empty answer with a remark after it is still empty.
@@ -75,7 +75,7 @@ const ORDINARY_USE = /^(?:then |and |just )?(?:(?:use|keep using|work (?:with|in
 // "Done: when it's done, ping me": a definition of done that only says it is done.
 const DONE_WHEN_DONE = /^(?:when|once|after) (?:it'?s|it is|it's all|everything(?:'s| is)|all is|we'?re|we are|i'?m|i am) (?:done|finished|complete(?:d)?|ready|over)\b/i;
 
-const PUT_OFF = /^(?:[\p{L}-]+\s+){0,3}?(?:to be|still to be|will be|is to be|are to be)\s+(?:agreed|defined|determined|confirmed|decided|discussed|clarified|announced|scheduled|planned|fixed|set)(?:\s+(?:later|together|jointly|at|during|in|after|once|when|with|by)\b|\s*$)/iu;
+const PUT_OFF = /^(?:[\p{L}-]+\s+){0,3}?(?:to be|still to be|will be|is to be|are to be)\s+(?:agreed|defined|determined|confirmed|decided|discussed|clarified|announced|scheduled|planned|fixed|set|figured out|worked out)(?:\s+(?:later|together|jointly|at|during|in|after|once|when|with|by)\b|\s*$)/iu;
 
 // "To be shaped by an assessment": a section that opens so has no answer yet ("Reporting will be
 // scoped later as phase 2" names what is left out, and stays).
@@ -131,6 +131,10 @@ export function ordinaryUse(line: string): boolean {
   return ORDINARY_USE.test(line.replace(MARKER, "").replace(/[.!;,]+$/, "").trim());
 }
 
+// "Can someone help with this?", "Any ideas?", "Thoughts on the caching?", "So my question is:
+// anything we should know?": a call for help that asks nothing in particular.
+export const HELP_ONLY = /^(?:(?:hi|hey|hello|so|ok|okay)[,!.…]*\s+)?(?:(?:my|our|the) (?:question|ask) (?:is|was)\s*[:,]?\s+)?(?:(?:can|could|would|will) (?:some(?:one|body)|any(?:one|body)|you(?: guys| all)?)(?: please)? (?:help|assist|advise|have a look|take a look|look into (?:it|this|that))(?: (?:me|us|here|out))?(?: (?:with|on) (?:this|that|it|the above))?(?: please)?|(?:any )?(?:ideas|thoughts|suggestions|advice|help|pointers|opinions|input)(?: (?:on|about|regarding) (?:this|that|it|the [a-z -]{1,30}))?|anything (?:(?:we|i) (?:should|could) (?:be doing|do|change|try)|to (?:do|change|try)) differently|(?:is there )?anything (?:(?:else )?(?:we|i) (?:should|need to) (?:know|be aware of|watch out for|consider))(?: (?:about|for|with|regarding) [a-z -]{1,40})?|what do you (?:all |guys )?think|what are your thoughts|opinions|(?:(?:can|could|would) you (?:please )?)?(?:send|give|share|provide) (?:us|me)? ?(?:some|any|more)? ?(?:info|information|details|input|advice|guidance)(?: (?:on|about|regarding) (?:this|it|that)(?: topic| issue| matter)?)?)\s*\?$/i;
+
 /** Why a line says nothing, or undefined when it has content of its own. */
 export function hollowLine(line: string): Hollow | undefined {
   const bare = line.replace(MARKER, "").replace(/[.!;,]+$/, "").trim();
@@ -140,6 +144,7 @@ export function hollowLine(line: string): Hollow | undefined {
   // "Given ..." or "Then …": a word and an ellipsis where the content should be.
   if (/(?:\.{3,}|…)\s*$/.test(line) && contentWords(bare).length === 0) return "placeholder";
   if (TEMPLATE.some((t) => t.test(bare))) return "template";
+  if (HELP_ONLY.test(bare)) return "placeholder";
   // "To be agreed at the kick-off", "dates to be confirmed later": put off, with no figure given.
   if (putOff(bare) || DONE_WHEN_DONE.test(bare) || ORDERED_BY.test(bare) || LOOK_AND_IMPROVE.test(bare) || ORDINARY_USE.test(bare)) return "placeholder";
   const left = bare.replace(PLACEHOLDER_TOKENS, " ");

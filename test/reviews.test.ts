@@ -1116,6 +1116,12 @@ What they'll test before signing (this is our "done" for the deal):
     expect(status("Home cooks lose their recipes in the kitchen when Wi-Fi drops: 1,200 support tickets in October asked for offline recipes.", "Exact approach to be figured out during implementation.")["proposed-behaviour"]).toBe("missing");
   });
 
+  it("a scenario is as testable as its outcome: 'Then the search should feel fast and helpful / And I should see good results' is no acceptance criterion, titled or not", () => {
+    const story = (then: string) => reviewTicket({ type: "feature", ticketText: `Feature: Faster product search\n  As a trade customer (31% of web revenue)\n  I want product search to return results while I type, including by manufacturer part number\n  So that I can reorder known parts on site from my phone\n\n  Scenario: Suggestions while typing\n    Given I am on homesteadhardware.example on a phone\n    When I type "221-4" in the search box\n    ${then}` }, ticketRubric).criteria.find((c) => c.id === "acceptance-criteria")!.status;
+    expect(story("Then the search should feel fast and helpful\n    And I should see good results")).not.toBe("met");
+    expect(story('Then within 300 ms I see up to 8 suggestions\n    And "WAGO 221-413" is the first of them')).toBe("met");
+  });
+
   it("a field table's header ('| Field | Details |') is no part of the ticket: it cannot stand for what happens", () => {
     const weird = bug(`| Field | Details |
 |---|---|

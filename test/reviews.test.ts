@@ -1361,6 +1361,21 @@ other stuff: ${extras}`, quoteRubric, noServices, url);
     expect(team("EUR 30,000 fixed.", "Equipe | Juliana Prado (lead), Caio Martins (BI developer)\n")).toBe("met");
   });
 
+  it("checks a schedule's dates against each other: a milestone listed after one it precedes, or after the end the quote states", () => {
+    const schedule = (timeline: string) => reviewQuote(body("EUR 30,000 fixed.").replace(/^Timeline \|.*$/m, "Timeline | see below") + `\n\nTIMELINE\n${timeline}`, quoteRubric, noServices, url);
+    const inOrder = schedule("The project takes 10 weeks from 1 September 2025:\n• Design and prototype: 1–12 September\n• Development: 15 September – 24 October\n• Testing in 2 pilot shops: 27 October – 7 November\n• Launch in all 14 shops: 10 November 2025");
+    expect(inOrder.consistency.filter((c) => c.check === "schedule")).toEqual([]);
+    expect(inOrder.passed, inOrder.summary).toBe(true);
+    const launchFirst = schedule("The project takes 10 weeks from 1 September 2025:\n• Design and prototype: 1–12 September\n• Development: 15 September – 24 October\n• Testing in 2 pilot shops: 27 October – 7 November\n• Launch in all 14 shops: 20 October 2025");
+    expect(launchFirst.consistency).toContainEqual({ check: "schedule", ok: false, message: '"Launch in all 14 shops: 20 October 2025" comes before "Testing in 2 pilot shops: 27 October – 7 November", listed above it: ask which date holds.' });
+    expect(launchFirst.score).toBeLessThan(4);
+    const afterTheEnd = schedule("12 weeks from Monday 1 February 2027; final delivery on 23 April 2027.\n- M1 Foundations and tokens – 19 February 2027\n- M2 First 15 components – 19 March 2027\n- M3 Documentation and handover – 4 June 2027");
+    expect(afterTheEnd.consistency).toContainEqual(expect.objectContaining({ check: "schedule", ok: false, message: expect.stringMatching(/falls after the end stated in/) }));
+    // Payment dates, the offer's validity, the client's inputs and a turn of the year are no milestones out of order.
+    const fine = schedule("| Milestone | Date |\n|---|---|\n| Kick-off | 1 December 2025 |\n| Design approved | 19 December 2025 |\n| Go-live | 16 January |\n| Invoice 2 due | 2 January 2026 |\n| Your content delivered by | 28 November 2025 |\n| Offer valid until | 30 November 2025 |");
+    expect(fine.consistency.filter((c) => c.check === "schedule")).toEqual([]);
+  });
+
   it("checks instalments that split some phases ('Phase 2 is invoiced as £34,000 at its mid-point and £34,000 on acceptance') against those phases", () => {
     const text = (second: string) => body("Phase 1 Assessment    £22,000\nPhase 2 Strangler APIs    £68,000\nPhase 3 Batch migration    £74,000\nPhase 4 Cut-over support    £20,000\nGrand total (fixed, ex VAT)    £184,000").replace("40% on signature, 60% on go-live", `Phases 1 and 4 are invoiced on phase acceptance. Phase 2 is invoiced as £34,000 at its mid-point and £${second} on acceptance; Phase 3 as £37,000 at its mid-point and £37,000 on acceptance`);
     expect(reviewQuote(text("34,000"), quoteRubric, noServices, url).consistency).toContainEqual({ check: "payment-amounts", ok: true, message: "The payment instalments add up to the items they name (142000)." });

@@ -3,6 +3,7 @@ import { judge, publicCriterion, score, tooVague, type Assessment, type Judgemen
 import { ABBREVIATIONS, AMOUNT_PATTERN, COLUMNS, CURRENCY_SIGN, findFact, MONTH } from "./facts.js";
 import { normalize } from "./formats.js";
 import { leftIn } from "./quality.js";
+import { scheduleProblems } from "./schedule.js";
 
 /**
  * Quote review: completeness against the statement-of-work rubric, consistency of the numbers,
@@ -10,7 +11,7 @@ import { leftIn } from "./quality.js";
  * missing from the clause library, never inventing the vendor's amounts.
  */
 export interface ConsistencyCheck {
-  check: "currency" | "total" | "payment-shares" | "computation" | "payment-amounts";
+  check: "currency" | "total" | "payment-shares" | "computation" | "payment-amounts" | "schedule";
   ok: boolean;
   message: string;
 }
@@ -564,9 +565,14 @@ export function reviewQuote(quoteText: string, rubric: QuoteRubric, services: Re
   const timelineId = rubric.criteria.find((c) => /timeline|schedule/.test(c.id))?.id;
   const found = gapsFilled(scheduled(ranged(bounded(judge(quoteText, rubric.criteria, { splitClauses: true }), scopeId, text), priceId, text), timelineId));
   const paymentId = rubric.criteria.find((c) => /payment/.test(c.id))?.id;
-  const checks = consistency(text, priceId ? found.textOf(priceId) : "", paymentId ? found.textOf(paymentId) : "", priceId ? found.blockOf(priceId) : "");
-  // Numbers that do not add up make the price (or the payment terms) unreliable: it cannot be signed.
-  const contradicted = checks.filter((c) => !c.ok).map((c) => (c.check === "payment-shares" || c.check === "payment-amounts" ? paymentId : priceId)).filter((id): id is string => id !== undefined);
+  const checks = [
+    ...consistency(text, priceId ? found.textOf(priceId) : "", paymentId ? found.textOf(paymentId) : "", priceId ? found.blockOf(priceId) : ""),
+    ...scheduleProblems(text).map((message): ConsistencyCheck => ({ check: "schedule", ok: false, message })),
+  ];
+  // Numbers that do not add up make the price (or the payment terms) unreliable, and dates that
+  // contradict each other the timeline: it cannot be signed.
+  const contradictedBy: Record<ConsistencyCheck["check"], string | undefined> = { currency: priceId, total: priceId, computation: priceId, "payment-shares": paymentId, "payment-amounts": paymentId, schedule: timelineId };
+  const contradicted = checks.filter((c) => !c.ok).map((c) => contradictedBy[c.check]).filter((id): id is string => id !== undefined);
   const result = passRule(score(found, rubric, contradicted), rubric, text);
   const byId = new Map(rubric.criteria.map((c) => [c.id, c]));
   const lacking = result.criteria.filter((c) => c.status !== "met");

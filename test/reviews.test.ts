@@ -1950,13 +1950,14 @@ CVSS 3.1 scores, evidence and remediation guidance.`, quoteRubric, noServices, u
     expect(status("US$18,900 fixed, for the migration and two weeks of support.")).toMatchObject({ "price-breakdown": "met", "payment-terms": "missing" });
   });
 
-  it("finds a scope's boundary as quotes draw it: a heading 'Out' over a list, 'The app will not', 'We do not perform', a cap of hours", () => {
+  it("finds a scope's boundary as quotes draw it: a heading 'Out' over a list, '- Out: ...', 'The app will not', 'We do not perform', a cap of hours", () => {
     const scope = (text: string) => reviewQuote(body("EUR 30,000 fixed.").replace(/^Scope \|.*/m, `Scope | ${text}`), quoteRubric, noServices, url).criteria.find((c) => c.id === "scope")!.status;
     const drawn = [
       "A connector from Odoo 17 to Shopware 6 for orders, customers and stock.\n### Out\n- Odoo licences and hosting\n- Migration of data older than 1 January 2023",
       "2.1 The app will show the pick lists of the logged-in picker and confirm each line by scanning.\n2.2 The app will not\n• handle goods receiving, put-away or stock counts",
       "A SOC 2 Type I readiness programme for the production AWS environment. We do not perform the audit itself.",
       "Up to 40 hours of design per month: social assets, e-mail templates and landing pages in Figma.",
+      "In: design and build of a production EKS platform and migration of the 12 services.\n- Out: the 3 mainframe batch applications and AWS consumption costs",
     ];
     for (const text of drawn) expect(scope(text), text).toBe("met");
     expect(scope("A SOC 2 Type I readiness programme for the production AWS environment, with policies and evidence collection.")).toBe("partial");

@@ -493,7 +493,7 @@ const BOUNDARY =
 
 // "In    Audit of 40 templates / Out   PDFs uploaded by the libraries": a row of scope laid out in
 // columns, labelled ("Out: checkout steps 2+"), or a heading "Out" over a list ("### In ... ### Out").
-const OUT_ROW = /^[ \t]*(?:out|excluded|not included|out of scope)(?: {2,}|:\s*)\S|^[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*|__)?out(?:\*\*|__)?[ \t]*:?[ \t]*$/im;
+const OUT_ROW = /^[ \t]*(?:[-*•][ \t]+)?(?:out|excluded|not included|out of scope)(?: {2,}|:\s*)\S|^[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*|__)?out(?:\*\*|__)?[ \t]*:?[ \t]*$/im;
 
 // "between DKK 780,000 and DKK 940,000", "EUR 20–30k", "EUR 42,000 - 58,000", "from $9k to $12k", "CHF 5'000.– to 6'000.–",
 // "starts from €9,500": a range, or a floor, is not a price to sign.

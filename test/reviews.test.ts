@@ -1382,6 +1382,12 @@ other stuff: ${extras}`, quoteRubric, noServices, url);
     expect(reviewQuote(text("30,000"), quoteRubric, noServices, url).consistency).toContainEqual(expect.objectContaining({ check: "payment-amounts", ok: false }));
   });
 
+  it("checks instalments of a one-off fee beside a monthly retainer against the one-off part", () => {
+    const text = (second: string) => body("One-off set-up: 20 days × £900 = £18,000\nSupport retainer: £2,400 per month × 12 = £28,800\nYear-one total: £46,800, plus VAT at 20%").replace(/Payment \|.*/, `Payment | set-up £9,000 on signature and £${second} after cut-over; retainer invoiced monthly in advance on the 1st. All invoices due within 14 days.`);
+    expect(reviewQuote(text("9,000"), quoteRubric, noServices, url).consistency).toContainEqual({ check: "payment-amounts", ok: true, message: "The payment instalments add up to what is paid once (18000)." });
+    expect(reviewQuote(text("8,000"), quoteRubric, noServices, url).consistency).toContainEqual(expect.objectContaining({ check: "payment-amounts", ok: false }));
+  });
+
   it("counts every instalment of a list that ends '— each payable within 30 days', and checks it against the total after a discount", () => {
     const text = (last: string) => body("Subtotal €84,100\nFramework-agreement discount 5% −€4,205\nTotal excl. VAT €79,895").replace("40% on signature, 60% on go-live", `three milestone invoices — €23,968.50 (30%), €31,958.00 (40%), €${last} (30%) — each payable within 30 days`);
     expect(reviewQuote(text("23,968.50"), quoteRubric, noServices, url).consistency).toContainEqual({ check: "payment-amounts", ok: true, message: "The payment instalments add up to the price (79895)." });

@@ -351,11 +351,16 @@ export function consistency(all: string, priceText: string, paymentText: string,
     const namedItems = items.filter((a) => named.has(nameOf(a.line))).map((a) => a.value);
     // "Phase 2 is invoiced as £34,000 at its mid-point and £34,000 on acceptance; Phase 3 as ...": the phases it names, together.
     const namedTogether = namedItems.length >= 2 ? [namedItems.reduce((s, v) => s + v, 0)] : [];
-    const price = [total, ...nearby.filter(([line, on]) => totalLine(line) && on.some((a) => !a.rate)).map(([line, on]) => totalOf(on, line).value), ...namedItems, ...namedTogether].find((t) => Math.abs(sum - t) < 1);
+    // "set-up £9,000 on signature and £9,000 after cut-over; retainer invoiced monthly": the
+    // instalments split what is paid once, beside a fee paid by the month.
+    const recurring = RECURRING_PAYMENT.test(paymentText) ? rows.filter(([line]) => RECURRING_ITEM.test(line) && !isTotal(line)).flatMap(([, on]) => on.filter((a) => !a.rate).slice(-1)) : [];
+    const once = total !== undefined && recurring.length > 0 ? [total - sumOf(recurring)] : [];
+    const price = [total, ...nearby.filter(([line, on]) => totalLine(line) && on.some((a) => !a.rate)).map(([line, on]) => totalOf(on, line).value), ...namedItems, ...namedTogether, ...once].find((t) => Math.abs(sum - t) < 1);
+    const split = price !== total && price === namedTogether[0] ? "the items they name" : price !== total && price === once[0] ? "what is paid once" : "the price";
     checks.push({
       check: "payment-amounts",
       ok: price !== undefined,
-      message: price !== undefined ? `The payment instalments add up to ${price === namedTogether[0] && price !== total ? "the items they name" : "the price"} (${price}).` : `The payment instalments add up to ${sum}, but the price is ${total}: ask which is right.`,
+      message: price !== undefined ? `The payment instalments add up to ${split} (${price}).` : `The payment instalments add up to ${sum}, but the price is ${total}: ask which is right.`,
     });
   }
   // "20% after each of the three sprints" is three instalments of 20%.
@@ -376,6 +381,9 @@ export function consistency(all: string, priceText: string, paymentText: string,
   }
   return checks;
 }
+
+const RECURRING_PAYMENT = /\b(?:monthly|per month|each month|every month|a month|quarterly|annually|per year|yearly)\b/i;
+const RECURRING_ITEM = /\b(?:per (?:month|year|quarter)|monthly|a month|\/\s?(?:month|mo|year|yr)|× ?12\b|x ?12\b|annual|yearly|retainer|subscription)\b/i;
 
 const COUNT: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12 };
 const COUNT_WORDS = Object.keys(COUNT).join("|");

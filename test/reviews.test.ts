@@ -1413,6 +1413,13 @@ Sam`, quoteRubric, noServices, url);
     expect(review.passed, review.summary).toBe(true);
   });
 
+  it("a warranty's or an acceptance's period ('90 days after production launch', 'signed off within 5 working days') is no timeline", () => {
+    const timeline = (terms: string) => reviewQuote(body("EUR 30,000 fixed.").replace(/^Timeline \|.*\n/m, "").replace(/^Warranty \|.*$/m, terms), quoteRubric, noServices, url).criteria.find((c) => c.id === "timeline-milestones")!.status;
+    expect(timeline("Warranty | 90 days after production launch.")).toBe("missing");
+    expect(timeline("Acceptance | Each milestone is signed off within 5 working days if it meets the deliverables.")).toBe("missing");
+    expect(timeline("Warranty | 90 days after production launch.\nSchedule | Start 2 September 2024, go-live 15 November 2024.")).toBe("met");
+  });
+
   it("a timeline of a season, a quarter or a span of weeks ('Spring 2027, roughly 10–12 weeks') is vague; one with a date or a fixed duration is not", () => {
     const timeline = (text: string) => reviewQuote(body("EUR 30,000 fixed.").replace(/Timeline \|.*/, `Timeline | ${text}`), quoteRubric, noServices, url).criteria.find((c) => c.id === "timeline-milestones")!;
     expect(timeline("Spring 2027, roughly 10–12 weeks once we have a team slot")).toMatchObject({ status: "partial", evidence: expect.stringMatching(/^no date or fixed duration/) });

@@ -1382,6 +1382,12 @@ other stuff: ${extras}`, quoteRubric, noServices, url);
     expect(reviewQuote(text("30,000"), quoteRubric, noServices, url).consistency).toContainEqual(expect.objectContaining({ check: "payment-amounts", ok: false }));
   });
 
+  it("checks a numbered price section's items against its total line ('4.5 Total fixed price: £58,500 excluding VAT')", () => {
+    const total = (sum: string) => reviewQuote(body("X").replace(/^Price \|.*$/m, "") + `\n\n4. Price\n4.1 Discovery and design: £12,400\n4.2 App development (iOS and Android): £31,000\n4.3 Integration service: £8,600\n4.4 Testing and launch: £4,500\n4.5 Total fixed price: £${sum} excluding VAT`, quoteRubric, noServices, url).consistency.find((c) => c.check === "total");
+    expect(total("56,500")).toEqual({ check: "total", ok: true, message: "The line items add up to the total (56500)." });
+    expect(total("58,500")).toEqual({ check: "total", ok: false, message: "The line items add up to 56500, but the total says 58500: ask which is right." });
+  });
+
   it("checks instalments of a one-off fee beside a monthly retainer against the one-off part", () => {
     const text = (second: string) => body("One-off set-up: 20 days × £900 = £18,000\nSupport retainer: £2,400 per month × 12 = £28,800\nYear-one total: £46,800, plus VAT at 20%").replace(/Payment \|.*/, `Payment | set-up £9,000 on signature and £${second} after cut-over; retainer invoiced monthly in advance on the 1st. All invoices due within 14 days.`);
     expect(reviewQuote(text("9,000"), quoteRubric, noServices, url).consistency).toContainEqual({ check: "payment-amounts", ok: true, message: "The payment instalments add up to what is paid once (18000)." });

@@ -356,7 +356,9 @@ class SectionBuilder {
     // known heading introduces that section's content; it does not end it.
     const current = this.sections[this.sections.length - 1]!;
     const leadIn = inline !== undefined && !inline.known && current.criterion !== undefined && current.lines.length === 0;
-    if (inline && !leadIn && (inline.rest === "" || inline.known) && !FIGURE_ONLY.test(inline.rest)) {
+    // "4.5 Total fixed price: £58,500 excluding VAT" under "4. Price" is the price's total line, its word "total" and all.
+    const totalLine = inline !== undefined && /\btotal\b/.test(inline.label) && current.criterion !== undefined && this.resolve(inline.label) === current.criterion;
+    if (inline && !leadIn && !totalLine && (inline.rest === "" || inline.known) && !FIGURE_ONLY.test(inline.rest)) {
       // "Price item        EUR (net)": a known name over a column of figures in the currency it names.
       const currency = CURRENCY_ONLY.exec(inline.rest)?.[1];
       this.open(inline.label, inline.rest === "" || currency !== undefined);

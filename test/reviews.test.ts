@@ -421,6 +421,15 @@ A clear and concise description of what you expected to happen.
     expect(behaviour("We will export cleared transactions to Xero every night through its API, with spend categories mapped to the customer's chart of accounts. The colour of the Connect button is TBD.").status).toBe("met");
   });
 
+  it("'close the ticket once it's done' defines nothing, and 'Push notifications + iOS 18 — thoughts?' or 'q: what do we think about all this?' asks nothing", () => {
+    const task = (done: string) => reviewTicket({ type: "task", ticketText: `Deactivate external Confluence accounts\n\nWhy: our Atlassian Guard licence is billed per user and we're at 1,940 of 2,000 seats.\nWhat: export the user list from admin.atlassian.com and deactivate every external account with no activity since 1 June 2026.\nDone when: ${done}` }, ticketRubric).criteria.find((c) => c.id === "definition-of-done")!.status;
+    expect(task("close the ticket once it's done.")).toBe("missing");
+    expect(task("no external account without activity since 1 June remains active, and the seat count is below 1,800.")).toBe("met");
+    const question = (title: string, q: string) => reviewTicket({ type: "question", ticketText: `${title}\n\n- context: app (iOS 6.4.1, Firebase Messaging 11.4) moved to provisional authorization in Sept; taps on notifications dropped from 7.9% to 4.2%\n- checked: Apple's notification docs and our rich push extension\n- ${q}\n- need: a decision at the mobile guild on 4 Dec so we can plan Q1` }, ticketRubric).criteria.find((c) => c.id === "question")!.status;
+    expect(question("MOB-1502 Push notifications + iOS 18 — thoughts?", "q: what do we think about all this?")).toBe("missing");
+    expect(question("MOB-1502 Push notifications + iOS 18", "q: should we ask for full authorization again on the third launch?")).toBe("met");
+  });
+
   it("a section that answers 'Nothing really.' first and explains after is empty", () => {
     const question = (needed: string) => reviewTicket({ ticketText: `### Why is p99 latency higher on our Graviton node group?\n\n**Context**\n- Service: search-api (Go 1.23) on EKS 1.30; half the replicas run on c7g.2xlarge, half on c6i.2xlarge.\n- p99 is 148 ms on c7g vs 92 ms on c6i. Tried: pinned GOMAXPROCS=8 on both; pprof shows more time in runtime.mallocgc on c7g.\n\n**Question**\nWhy would allocation be slower on Graviton for the same code?\n\n**What's needed**\n${needed}`, type: "question" }, ticketRubric);
     const needed = (text: string) => question(text).criteria.find((c) => c.id === "desired-outcome")!.status;

@@ -259,7 +259,10 @@ function directQuestion(text: string): string | undefined {
     if (next !== undefined && !/\s/.test(next)) continue;
     let start = at;
     while (start > 0 && !(".!?\n".includes(text[start - 1]!) && sentenceEnds(text, start - 1))) start--;
-    if (at - start >= 12 && !HELP_ONLY.test(text.slice(start, at + 1).trim())) return text.slice(start, at + 1).trim();
+    const asked = text.slice(start, at + 1).trim();
+    // "MOB-1502 Push notifications + iOS 18 — thoughts?": a topic, then a call for help.
+    const tail = asked.split(/\s[—–-]\s|:\s/).pop()!.trim();
+    if (at - start >= 12 && !HELP_ONLY.test(asked) && !HELP_ONLY.test(tail)) return asked;
   }
   return undefined;
 }

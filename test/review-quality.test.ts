@@ -247,10 +247,12 @@ describe("review verdicts do not depend on where lines are broken or how they ar
   it("nearly all dev items keep their verdict double-spaced or with their paragraphs indented by four spaces", async () => {
     // Double-spaced (a blank line after every line, two or more between paragraphs): measured 3 of
     // 812 tickets and 5 of 467 quotes (21 and 26 while only sentences broken over a blank line
-    // showed double spacing; 29 and 50 of fewer before such pastes were read as single-spaced).
+    // showed double spacing; 29 and 50 of fewer before such pastes were read as single-spaced);
+    // 5 of 968 tickets once a field table's header was dropped (u-37: its rows a blank line apart
+    // are tables of one row each, whose header is kept; joining them moved 15 quotes).
     const doubled = (text: string) => text.split("\n").join("\n\n");
     const spaced = await verdictChanges(doubled, doubled);
-    expect(spaced.share(spaced.tickets, "tickets"), spaced.tickets.join(", ")).toBeLessThanOrEqual(0.005);
+    expect(spaced.share(spaced.tickets, "tickets"), spaced.tickets.join(", ")).toBeLessThanOrEqual(0.006);
     expect(spaced.share(spaced.quotes, "quotes"), spaced.quotes.join(", ")).toBeLessThanOrEqual(0.012);
     // Paragraphs indented as a PDF lays them out: Markdown would read four spaces as a code block,
     // where no criterion is found. Measured: 18 of 812 tickets and 2 of 467 quotes (30 of 740 and
@@ -265,9 +267,10 @@ describe("review verdicts do not depend on where lines are broken or how they ar
 
 // Measured levels (see the README), not the targets (90% overall, no type or format below 80%,
 // every attack below 4).
-const TICKET_FLOOR = 0.84;
+const TICKET_FLOOR = 0.85;
 const TICKET_TYPE_FLOOR = 0.8;
-const QUOTE_FLOOR = 0.78;
-// Six: quotes-y, a set of attacks written to carry real figures, added two in its test part.
-const ATTACKS_AT_4_OR_MORE = 6;
+const QUOTE_FLOOR = 0.79;
+// Six: quotes-y, a set of attacks written to carry real figures, added two in its test part;
+// seven: the sets of 2026-11-28 (night) brought one more at first contact (tickets-yb).
+const ATTACKS_AT_4_OR_MORE = 7;
 const ATTACKS_PASSED = 2;

@@ -89,6 +89,15 @@ We need a yes or no by Thursday to decide whether our retry job may switch regio
     for (const review of [task, feature, question]) expect(review.passed).toBe(true);
   });
 
+  it("finds 'done' as people write it: 'done = ...', 'what counts as done?' answered below, 'what \"done\" would look like:' over a list of long items", () => {
+    const ac = (text: string) => reviewTicket({ type: "feature", ticketText: text }, ticketRubric).criteria.find((c) => c.id === "acceptance-criteria")!.status;
+    const base = "Scan feedback for delivery drivers\n- drivers scan ~180 parcels a shift in gloves and can't see the screen in the sun: 9% duplicate scans\n- on a successful scan, a short vibration (50 ms) and a beep; on a duplicate, two long vibrations and a low tone";
+    expect(ac(`${base}\n- done = on TC26 and XCover 7: a successful scan gives 1 short buzz + beep, a duplicate gives 2 long buzzes + low tone, each toggle in settings disables its part`)).toBe("met");
+    expect(ac(`${base}\n- done = when it feels better`)).not.toBe("met");
+    const zendesk = `Helga Sørensen — Nov 23, 2026\nWe (the IT security team) need a way to stop normal members from creating API tokens: an audit found 63 member tokens, one leaked in a public repo.\nWhat we would like: a workspace setting "Who can create API tokens" with "All members" / "Admins only".\n\nLeo Marchetti (Agent) — Nov 24, 2026\nWriting down what "done" would look like so Product can size it — please correct me:\n- With Admins only, a member's Profile > API tokens page has no Create button, and POST /v2/tokens with a member's session returns 403 with error code token_creation_restricted\n- Existing member tokens keep working; admins see all tokens in Admin > API tokens with owner, created date and last used, and can revoke them\n- Changing the setting writes an audit log event settings.api_token_policy.changed`;
+    expect(ac(zendesk)).toBe("met");
+  });
+
   it("'done for me means …' in a dictated memo states the acceptance criteria, as 'done when' does", () => {
     const memo = (done: string) => reviewTicket({ type: "feature", ticketText: `[Voice memo transcript — 24 Nov 2026 08:12]\n\nok so this is for the backlog um customer service gets forty to fifty emails a week from people who bought a gift and right now they have to edit the packing slip by hand which is slow um what we want is at checkout a checkbox this is a gift and a text box for a message max two hundred characters printed on the packing slip uh and ${done} ok that's it thanks` }, ticketRubric).criteria.find((c) => c.id === "acceptance-criteria")!.status;
     expect(memo("done for me means I can place an order on staging with a message of exactly two hundred characters and it prints in full on the packing slip PDF and two hundred and one characters is blocked at checkout")).toBe("met");

@@ -550,12 +550,18 @@ const FOLLOWING_CLAUSES = 8;
 
 function whatFollows(spans: readonly ReadSpan[], at: number): Span {
   const span = spans[at]!;
-  const next = spans[at + 1];
   let text = span.text;
-  if (/:\s*$/.test(span.text) && next?.items.length) text = `${text} ${next.items.join("; ")}`;
-  else if (span.sentence !== undefined) {
-    // A few clauses on: what a phrase introduces is near it (and a long run-on sentence stays linear).
-    for (let i = at + 1; i < Math.min(spans.length, at + 1 + FOLLOWING_CLAUSES) && spans[i]!.sentence === span.sentence; i++) text = `${text}; ${spans[i]!.text}`;
+  let last = at;
+  // A few clauses on: what a phrase introduces is near it (and a long run-on sentence stays linear).
+  if (span.sentence !== undefined) {
+    for (let i = at + 1; i < Math.min(spans.length, at + 1 + FOLLOWING_CLAUSES) && spans[i]!.sentence === span.sentence; i++, last++) text = `${text}; ${spans[i]!.text}`;
+  }
+  // "Writing down what "done" would look like — please correct me:" and the list under it, read
+  // as one span or, its items long, item by item.
+  const next = spans[last + 1];
+  if (/:\s*$/.test(spans[last]!.text) && next !== undefined) {
+    const items = next.items.length > 0 ? next.items : spans.slice(last + 1, last + 1 + FOLLOWING_CLAUSES).filter((s) => s.block === next.block).map((s) => s.text);
+    text = `${text} ${items.join("; ")}`;
   }
   return { text, items: [], ordered: false, code: false, opening: false };
 }

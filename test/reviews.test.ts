@@ -104,6 +104,16 @@ We need a yes or no by Thursday to decide whether our retry job may switch regio
     expect(memo("then we ship it")).toBe("missing");
   });
 
+  it("'Requested by:' names who filed it, not what is asked; 'Desired' labels the behaviour; 'rules require us', 'up to 30 h later' are a why", () => {
+    const table = (desired: string) => reviewTicket({ type: "feature", ticketText: `Requested by\tReception, Lindenhof practice (via practice manager)\nWhy\tReception phones the doctor's room to say a patient has arrived; doctors miss the calls and patients wait 10-15 minutes longer\n${desired}\nAcceptance\t1. Clicking Arrived stamps the time 2. The doctor's screen shows "waiting since 09:12" within 5 s` }, ticketRubric).criteria.find((c) => c.id === "proposed-behaviour")!.status;
+    expect(table(`Desired\tEach appointment row in the Today view gets an "Arrived" button; clicking it stamps the arrival time and shows a green badge on the doctor's screen`)).toBe("met");
+    expect(table("")).toBe("missing");
+    const why = (text: string) => reviewTicket({ type: "feature", ticketText: `Temperature excursion alerts for pharma shipments\n\n1. Need\n${text}\n\n2. What the system should do\nFleetCore 12 raises an excursion when 3 consecutive reefer readings are outside the class range and sends an e-mail and SMS to the QA contact.\n\n3. Acceptance\n3.1 Replaying shipment SHP-889210 raises exactly one excursion at 14:35.\n3.2 Two out-of-range readings followed by an in-range one raise nothing.` }, ticketRubric).criteria.find((c) => c.id === "problem")!.status;
+    expect(why("Today QA reads the logger PDF when the trailer is unloaded, up to 30 h later.")).toBe("met");
+    expect(why("Our customer contracts require us to notify any excursion within 1 hour.")).toBe("met");
+    expect(why("Quality Assurance, Cold Chain (Helene Brandt).")).not.toBe("met");
+  });
+
   it("a cost told with '~' or 'about' before its figure ('each missed slot costs ~£160') is the why of a feature", () => {
     const feature = (why: string) => reviewTicket({ type: "feature", ticketText: `h2. Appointment reminders by SMS\n\n${why}\n\nh3. Behaviour\n* 48 hours before an outpatient appointment, send an SMS through Twilio: "Reply YES to confirm or NO to cancel."\n* Reply NO cancels the appointment and releases the slot to the waiting list.\n\nh3. Acceptance criteria\n# An appointment on 2026-12-10 10:00 triggers an SMS at 2026-12-08 10:00 in staging.\n# Replying "NO" sets the status to Cancelled by patient.` }, ticketRubric).criteria.find((c) => c.id === "problem")!.status;
     expect(feature("Outpatient clinics missed 11.4% of appointments in October and each missed slot costs ~£160.")).toBe("met");

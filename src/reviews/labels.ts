@@ -30,6 +30,8 @@ function vocabularyTokens(text: string): string[] {
   return contentWords(text.replace(/[-/]/g, " ")).map(stemOf);
 }
 
+const FILED_BY = /^(?:requester|requestor|reporter|assignee|(?:requested|reported|raised|submitted|created|filed|opened) by)$/;
+
 const cache = new WeakMap<readonly Criterion[], LabelIndex>();
 
 export function labelIndex(criteria: readonly Criterion[]): LabelIndex {
@@ -38,6 +40,8 @@ export function labelIndex(criteria: readonly Criterion[]): LabelIndex {
   const order = [...criteria].sort((a, b) => b.weight - a.weight);
   const synonyms = order.flatMap((c) => c.headings.map((h) => ({ id: c.id, words: tokens(h) })).filter((s) => s.words.length > 0));
   const resolve: LabelResolver = (label) => {
+    // "Requester:", "Requested by:", "Reported by:": who filed it, a tracker's field, not what is asked.
+    if (FILED_BY.test(label)) return undefined;
     const words = tokens(label);
     if (words.length === 0) return undefined;
     let best: { id: string; length: number } | undefined;

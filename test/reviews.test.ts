@@ -1984,6 +1984,13 @@ CVSS 3.1 scores, evidence and remediation guidance.`, quoteRubric, noServices, u
     expect(status("All work happens on your laptop image and inside your network; subscriber data never goes onto my own machines.")["confidentiality-data"]).toBe("met");
   });
 
+  it("reads a title asked as a question before a full stop ('What you will get. The source code ...') as that section's label", () => {
+    const letter = (deliverables: string) => reviewQuote(`What we will make. We will develop a returns handling module for your WMS (Java 17): RMA registration, inspection with photo upload and restock. Not included: carrier labels and ERP changes.\n${deliverables}\nWhen. Development from 1 March to 30 April 2026, go-live on 11 May 2026.\nPrice. EUR 56,000 fixed: EUR 11,200 at signing, EUR 44,800 after acceptance; payment term 21 days.`, quoteRubric, noServices, url).criteria.find((c) => c.id === "deliverables")!;
+    expect(letter("What you will get. The source code of the module in your GitLab, a REST API with OpenAPI documentation, automatic tests and user documentation.").status).toBe("met");
+    // A sentence with a verb before its full stop is prose, as before.
+    expect(letter("We will get going. The team is ready.").status).not.toBe("met");
+  });
+
   it("reads the scope of an audit or a test told in a letter: 'The test covers ... It does not cover ...'", () => {
     const letter = (scope: string) => reviewQuote(`Dear Ms Whitfield,\n\n${scope}\n\nYou will receive a written report listing every finding with a CVSS 3.1 score and remediation advice, and a one-hour debrief call.\n\nTesting runs from Monday 7 to Thursday 17 April 2025 (nine working days).\n\nThe engagement is a single fixed fee of £11,750 plus VAT, invoiced when the final report is issued and payable within 30 days.`, quoteRubric, noServices, url).criteria.find((c) => c.id === "scope")!.status;
     expect(letter("The test covers the staging copy of app.ledgerly.co.uk and its REST API (about 60 endpoints). It does not cover the mobile apps, social engineering or denial-of-service testing.")).toBe("met");

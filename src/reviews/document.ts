@@ -514,7 +514,9 @@ function softLabel(line: string, resolve: LabelResolver): { label: string; rest:
   const m = /^(?:\d+(?:\.\d+)*[.)]?\s+)?[*_]{0,2}([\p{L}][\p{L} /&'’-]{0,40}?)[*_]{0,2}(?:\.|\s+[-–—])\s+(\S.*)$/u.exec(line.trim());
   if (!m) return undefined;
   const label = cleanLabel(m[1]!);
-  if (label === "" || wordsOf(label) > 4 || /\b(?:is|are|was|were|will|be|been|has|have|had|we|i|it|they|he|she|can|shall|should|would|may|must|do|does|did|this|that|these|those|there)\b/.test(label)) return undefined;
+  // "What you will get. The source code ...": a title asked as a question may have its verb.
+  const titled = /^(?:what|how|when|who)\b/.test(label);
+  if (label === "" || wordsOf(label) > (titled ? 5 : 4) || (!titled && /\b(?:is|are|was|were|will|be|been|has|have|had|we|i|it|they|he|she|can|shall|should|would|may|must|do|does|did|this|that|these|those|there)\b/.test(label))) return undefined;
   if (resolve(label) === undefined) return undefined;
   return { label, rest: m[2]!.trim(), known: true };
 }

@@ -1984,6 +1984,12 @@ CVSS 3.1 scores, evidence and remediation guidance.`, quoteRubric, noServices, u
     expect(status("All work happens on your laptop image and inside your network; subscriber data never goes onto my own machines.")["confidentiality-data"]).toBe("met");
   });
 
+  it("reads a list of terms under its own lead-in ('A few other things:') after 'Payment: ...' ended, term by term, not as more of the price", () => {
+    const email = reviewQuote(`What we'll do: a nightly job that copies orders, customers and refunds from your Shopify store into your Postgres database. Not included: any change to the Shopify theme.\nWhat you get: the sync service on your Hetzner server, the source code in a GitHub repository moved to your account, and a runbook.\nWhen: 6 working days, starting 11 January 2027, handed over by 19 January 2027.\n\nPrice:\nSync service: 5 days × €700 = €3,500\nAlerting + runbook: 1 day × €700 = €700\nTotal: €4,200 net\nPayment: half (€2,100) when we start, half (€2,100) on handover; each invoice due within 14 days.\n\nA few other things:\n- You'll need to send us a Shopify admin API key and SSH access by 8 January.\n- You have 5 working days after handover to check the figures against Shopify.\n- We fix bugs for 60 days after handover.\n- The code is yours once the final invoice is paid.\n- This price holds until 31 December 2026.`, quoteRubric, noServices, url);
+    expect(status(email)).toMatchObject({ "assumptions-responsibilities": "met", "warranty-support": "met", "intellectual-property": "met", validity: "met" });
+    expect(email.passed, email.summary).toBe(true);
+  });
+
   it("reads a title asked as a question before a full stop ('What you will get. The source code ...') as that section's label", () => {
     const letter = (deliverables: string) => reviewQuote(`What we will make. We will develop a returns handling module for your WMS (Java 17): RMA registration, inspection with photo upload and restock. Not included: carrier labels and ERP changes.\n${deliverables}\nWhen. Development from 1 March to 30 April 2026, go-live on 11 May 2026.\nPrice. EUR 56,000 fixed: EUR 11,200 at signing, EUR 44,800 after acceptance; payment term 21 days.`, quoteRubric, noServices, url).criteria.find((c) => c.id === "deliverables")!;
     expect(letter("What you will get. The source code of the module in your GitLab, a REST API with OpenAPI documentation, automatic tests and user documentation.").status).toBe("met");

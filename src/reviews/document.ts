@@ -28,6 +28,8 @@ export interface Section {
   criterion?: string;
   /** The currency the label names, for the bare figures under it. */
   currency?: string;
+  /** Taken up again after a label inside it ("Timing: ..."), rather than opened by its heading. */
+  resumed?: true;
   lines: Line[];
 }
 
@@ -353,9 +355,10 @@ class SectionBuilder {
     }
     const inline = inlineLabel(line, this.resolve);
     // "### Proposed solution\nDistinct exit codes:\n- 0 success ...": an unknown name right under a
-    // known heading introduces that section's content; it does not end it.
+    // known heading introduces that section's content; it does not end it. After "Payment: ..." has
+    // ended, "A few other things:" opens a section of its own.
     const current = this.sections[this.sections.length - 1]!;
-    const leadIn = inline !== undefined && !inline.known && current.criterion !== undefined && current.lines.length === 0;
+    const leadIn = inline !== undefined && !inline.known && current.criterion !== undefined && current.lines.length === 0 && !current.resumed;
     // "4.5 Total fixed price: £58,500 excluding VAT" under "4. Price" is the price's total line, its word "total" and all.
     const totalLine = inline !== undefined && /\btotal\b/.test(inline.label) && current.criterion !== undefined && this.resolve(inline.label) === current.criterion;
     if (inline && !leadIn && !totalLine && (inline.rest === "" || inline.known) && !FIGURE_ONLY.test(inline.rest)) {
@@ -417,7 +420,7 @@ class SectionBuilder {
   private closeInline(): void {
     if (!this.inline) return;
     this.inline = false;
-    const resumed: Section = { ...this.outer, lines: [] };
+    const resumed: Section = { ...this.outer, resumed: true, lines: [] };
     this.sections.push(resumed);
     this.outer = resumed;
   }

@@ -121,11 +121,12 @@ We need a yes or no by Thursday to decide whether our retry job may switch regio
     expect(feature("Outpatient clinics use PatientFlow 2.9 and send e-mails from the clinic inbox.")).toBe("missing");
   });
 
-  it("a server out of extended support, or an open audit finding, is the why of a change", () => {
+  it("a server out of extended support, an open audit finding, or a release that would be rejected is the why of a change", () => {
     const change = (description: string) => reviewTicket({ type: "task", ticketText: `Short description:\nDecommission legacy lab reporting server LABRPT-SRV02\n\nDescription:\n${description}\n\nImplementation plan:\n1. Copy D:\\LabReports\\Archive to \\\\fs03\\archive\\labrpt.\n2. Remove the server from the domain and shut down the VM.\n\nCompletion criteria:\n- Archive copy verified: file count and size match the source.\n- labrpt.hosp.local no longer resolves.` }, ticketRubric);
     const why = (description: string) => change(description).criteria.find((c) => c.id === "why")!.status;
     expect(why("Windows Server 2012 R2 has been out of extended support since October 2023.")).toBe("met");
     expect(why("This server is the last open audit finding (VULN-7781) of the Q4 review.")).toBe("met");
+    expect(why("Without the new certificate chain the January release would be rejected by the Play Console.")).toBe("met");
     expect(why("LABRPT-SRV02 runs Windows Server 2012 R2 at 10.40.12.18 in cluster HOSP-CL2.")).toBe("missing");
   });
 

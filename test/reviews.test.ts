@@ -1151,6 +1151,12 @@ What they'll test before signing (this is our "done" for the deal):
     expect(story('Then within 300 ms I see up to 8 suggestions\n    And "WAGO 221-413" is the first of them')).toBe("met");
   });
 
+  it("a part the author labels and leaves vague ('What happens: the discount is not right') is not made up for by the text's first line", () => {
+    const report = (happens: string) => bug(`Created: Fri, 27 Nov 2026 at 10:41 AM (GMT+1)\n\nStore: maisonlumiere.example (theme "Atelier" 4.2.1, checkout v3), Chrome 131 on macOS 14.6.\n\nHow to reproduce:\n1. Add SKU BA-300 to the cart, quantity 2\n2. Enter code BLACKFRIDAY25 at checkout and click Apply\n\nWhat happens: ${happens}\n\nWhat should happen: 25% off the items, so €35.80 off €143.20.`).criteria.find((c) => c.id === "observed-behaviour")!.status;
+    expect(report("the discount is not right, something is weird with it.")).not.toBe("met");
+    expect(report("the discount shown is €14.32 (10%), not €35.80.")).toBe("met");
+  });
+
   it("a field table's header ('| Field | Details |') is no part of the ticket: it cannot stand for what happens", () => {
     const weird = bug(`| Field | Details |
 |---|---|

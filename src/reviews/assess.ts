@@ -410,14 +410,16 @@ export function parts(sentence: string): string[] {
 // ---- edges and matching ------------------------------------------------------------------------
 
 function edgesOf(c: Criterion, spans: readonly ReadSpan[], index: LabelIndex): Edge[] {
-  const evidence = c.evidence ?? [];
   const data = c.data ?? [];
   const phrases = (c.phrases ?? []).map((p) => phraseForm(p.toLowerCase()));
   const notWith = (c.notWith ?? []).map((p) => phraseForm(p.toLowerCase()));
   const minWords = c.minWords ?? 3;
   const vocabulary = index.vocabularyOf.get(c.id)!;
-  const edges: Edge[] = [];
   const labelled = spans.some((s) => s.label === c.id);
+  // "What happens: the discount is not right": the author's own section says it; the text's first
+  // line does not stand in for it.
+  const evidence = labelled ? (c.evidence ?? []).filter((e) => e !== "opening") : c.evidence ?? [];
+  const edges: Edge[] = [];
   // One look at each of the criterion's sections as a whole, however many clauses it has.
   const sections = new Map<string, { fact: ReturnType<typeof findFact>; words: number; complaint: boolean }>();
   const section = (span: ReadSpan) => {

@@ -681,6 +681,8 @@ ${scenarios}`);
     expect(unwrapChat("Aroha Ngata (Kōwhai Studio)  10:05 AM\nDELIVERABLES\nThe app and its source code.\n\nBen Okoro  10:07 AM\nok, and the price?")).toBe("\nDELIVERABLES\nThe app and its source code.\n\n\nok, and the price?");
     // The channel's name above the messages goes with them: it is no task's "what".
     expect(unwrapChat("#payments-eng\n\nFarah Siddiqui  11:30 AM\nfollowing up on the pentest\n\nLuis Ortega  11:34 AM\nI can take it")).toBe("\n\n\nfollowing up on the pentest\n\n\nI can take it");
+    // Some copies keep the name in bold ("**Marek Nowak** 10:44").
+    expect(unwrapChat("**Marek Nowak** 10:42\nquick one for whoever owns kafka config\n\n**Aisha K.** 10:51\nwill look after standup")).toBe("\nquick one for whoever owns kafka config\n\n\nwill look after standup");
     // Slack copies a handle for a name.
     expect(unwrapChat("marco.b  3:14 PM\nfeature: a Duplicate action\naisha.n  3:20 PM\nwho is asking for it?")).toBe("\nfeature: a Duplicate action\n\nwho is asking for it?");
     expect(unwrapChat("Lotte Vermeer  Tuesday 10:02\ncan you send the quote in here?\nBram Kuipers (Kuipers Web)  Tuesday 10:31\nSure.")).toBe("\ncan you send the quote in here?\n\nSure.");

@@ -368,7 +368,7 @@ export function unwrapChat(text: string): string {
 const CHANNEL_LINE = /^[ \t]*#[\p{Ll}\d][\p{Ll}\d_-]{1,79}[ \t]*$/gmu;
 // A person's name (two capitalised words or more) or a Slack handle ("dan.o  10:42"), not a
 // timetable's "Backup  02:00".
-const SPEAKER_LINE = /^[ \t]*(?:\p{Lu}[\p{L}.'’-]*(?: \p{Lu}[\p{L}.'’-]*){1,3}|\p{Ll}[\p{Ll}\d]*[._][\p{Ll}\d._]*)(?: \([^)\n]{1,40}\))?[ \t]+(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?[ \t]+|[Yy]esterday,?[ \t]+|[Tt]oday,?[ \t]+|\d{1,2}[./-]\d{1,2}(?:[./-]\d{2,4})?,?[ \t]+)?\d{1,2}:\d{2}(?:[ \t]?[AaPp][Mm])?[ \t]*$/gmu;
+const SPEAKER_LINE = /^[ \t]*(?:\*\*)?(?:\p{Lu}[\p{L}.'’-]*(?: \p{Lu}[\p{L}.'’-]*){1,3}|\p{Ll}[\p{Ll}\d]*[._][\p{Ll}\d._]*)(?:\*\*)?(?: \([^)\n]{1,40}\))?[ \t]+(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?[ \t]+|[Yy]esterday,?[ \t]+|[Tt]oday,?[ \t]+|\d{1,2}[./-]\d{1,2}(?:[./-]\d{2,4})?,?[ \t]+)?\d{1,2}:\d{2}(?:[ \t]?[AaPp][Mm])?[ \t]*$/gmu;
 
 const INDENTED = /^ {4,}\S/;
 const LIST_ITEM = /^\s*(?:[-*+•]|\d{1,2}[.)])\s/;

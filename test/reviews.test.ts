@@ -450,6 +450,16 @@ A clear and concise description of what you expected to happen.
     expect(question("MOB-1502 Push notifications + iOS 18", "q: should we ask for full authorization again on the third launch?")).toBe("met");
   });
 
+  it("'Look into things and tidy up where it makes sense' is no task, 'What is your view on the overall approach going forward?' no question; a host 'being decommissioned' is a why", () => {
+    const task = (what: string, why = "The AWS bill for October was $41,200, up 38% from September.") => Object.fromEntries(reviewTicket({ type: "task", ticketText: `${why}\n\nWhat: ${what}\n\nDone when: the Cost Explorer forecast for December is below $32,000.` }, ticketRubric).criteria.map((c) => [c.id, c.status]));
+    expect(task("Look into things and tidy up where it makes sense.").what).not.toBe("met");
+    expect(task("Delete the 14 unattached EBS volumes in eu-west-1 and stop the idle SageMaker notebooks.").what).toBe("met");
+    expect(task("Move the nightly pg_dump to a Kubernetes CronJob.", "Host cron-02 is being decommissioned on 12 December.").why).toBe("met");
+    const question = (q: string) => reviewTicket({ type: "question", ticketText: `Background\nThe policy system (PAS 9.3, Java 11) runs on Oracle 19c; ora2pg 24.3 converts 71% of the 386 packages.\n\nQuestion to the board\n${q}\n\nDecision required by\nARB meeting of 2026-12-11, for the FY27 budget.\n\nPrepared by: T. Lindgren, Solution Architect` }, ticketRubric).criteria.find((c) => c.id === "question")!.status;
+    expect(question("What is your view on the overall approach going forward?")).not.toBe("met");
+    expect(question("Should we migrate to Aurora PostgreSQL 16 before the licence renewal, or renew Oracle for three more years?")).toBe("met");
+  });
+
   it("a section that answers 'Nothing really.' first and explains after is empty", () => {
     const question = (needed: string) => reviewTicket({ ticketText: `### Why is p99 latency higher on our Graviton node group?\n\n**Context**\n- Service: search-api (Go 1.23) on EKS 1.30; half the replicas run on c7g.2xlarge, half on c6i.2xlarge.\n- p99 is 148 ms on c7g vs 92 ms on c6i. Tried: pinned GOMAXPROCS=8 on both; pprof shows more time in runtime.mallocgc on c7g.\n\n**Question**\nWhy would allocation be slower on Graviton for the same code?\n\n**What's needed**\n${needed}`, type: "question" }, ticketRubric);
     const needed = (text: string) => question(text).criteria.find((c) => c.id === "desired-outcome")!.status;

@@ -2332,6 +2332,8 @@ You will have two weeks to check the migrated data and confirm acceptance by ema
   it("a price for part of the work 'to be agreed after phase 1' leaves the total open, wherever the quote says so", () => {
     const price = (priced: string, after = "") => reviewQuote(`PRICE\n${priced}\n\nPAYMENT TERMS\nInvoiced per phase, payable within 30 days.\n\n${after}`, quoteRubric, noServices, url).criteria.find((c) => c.id === "price-breakdown")!;
     expect(price("Phase 1: €42,000 fixed. Phase 2: to be agreed after Phase 1.").status).not.toBe("met");
+    // A phase in a column laid out with spaces, with no colon.
+    expect(price("Phase 1  Discovery        EUR 12,400\nPhase 2  Build            EUR 26,000\nPhase 3  Data migration   to be quoted after Phase 2, depending on the data").status).not.toBe("met");
     expect(price("Discovery: fixed price CHF 8,500 excl. VAT.\nImplementation: the price will be agreed on the basis of the discovery results.").status).toBe("partial");
     // Said in a paragraph of its own, away from the figures.
     expect(price("The first phase costs € 24.500 plus VAT.", "The price of the second phase will be agreed together after the first phase is completed.").status).toBe("partial");

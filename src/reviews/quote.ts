@@ -511,7 +511,7 @@ const PRICE_RANGE = new RegExp(`\\b(?:starts? (?:at|from)|starting (?:at|from)|f
 // what the client signs for is still to be found out.
 // "Phase 2: to be agreed after Phase 1", "the price will be agreed on the basis of the discovery":
 // part of what is offered has no price yet, so there is no total to sign.
-const PRICE_OPEN = /\b(?:cost|costs|price|fee|fees|total|budget|amount)\b[^.;\n]{0,30}?\b(?:depends?|will depend|depending) on (?:the )?(?:final|actual|exact|agreed|confirmed|detailed)\b|(?:\b(?:cost|costs|price|fee|fees|total|budget)\b(?: (?:of|for) [^.;:\n]{1,30}?)?|\b(?:phase|stage|part|step|module)\b[^.;:\n]{0,25}:)\s*(?:will be|is to be|are to be|to be) (?:\w+ly |together |jointly )?(?:confirmed|determined|calculated|estimated|quoted|set|agreed|negotiated|defined|fixed) (?:\w+ly |together |jointly )?(?:after|once|when|at|following|on the basis of|based on|later)\b/i;
+const PRICE_OPEN = /\b(?:cost|costs|price|fee|fees|total|budget|amount)\b[^.;\n]{0,30}?\b(?:depends?|will depend|depending) on (?:the )?(?:final|actual|exact|agreed|confirmed|detailed)\b|(?:\b(?:cost|costs|price|fee|fees|total|budget)\b(?: (?:of|for) [^.;:\n]{1,30}?)?|\b(?:phase|stage|part|step|module)\b[^.;:\n]{0,30}?(?::|\s))\s*(?:will be|is to be|are to be|to be) (?:\w+ly |together |jointly )?(?:confirmed|determined|calculated|estimated|quoted|set|agreed|negotiated|defined|fixed) (?:\w+ly |together |jointly )?(?:after|once|when|at|following|on the basis of|based on|later)\b/i;
 
 const EFFORT_RANGE = /\b\d+\s?(?:[–-]|to)\s?\d+\s?(?:hours|hrs|h|days|person-days|man-days|sprints|weeks of work)\b/i;
 const CAPPED = /\b(?:cap|capped|not (?:to )?exceed|maximum|at most|no more than|ceiling|upper limit)\b/i;

@@ -135,7 +135,8 @@ export function judge(raw: string, criteria: readonly Criterion[], options: Judg
     // gives figures ("exact dates to be confirmed. Design 2 June to 13 June, ...").
     const putOffHere = own.some((s) => putOff(s.text)) && own.every((s) => findFact(s, DATA_KINDS) === undefined);
     // "What's needed: Nothing really. No decision depends on this": an empty answer first, explained after.
-    const emptyFirst = own.length > 0 && own[0]!.hollow === "negated" && own[0]!.words <= 3;
+    // ("Steps: N/A. It happens on every load of /checkout" answers after all; "Nothing" does not.)
+    const emptyFirst = own.length > 0 && own[0]!.hollow === "negated" && own[0]!.words <= 3 && /^(?:nothing|none)\b/i.test(own[0]!.text) && own.every((s) => s.sectionLabel === own[0]!.sectionLabel);
     return (own.length > 0 && (saysUnknown(own[0]!.text) || emptyFirst || putOffHere || own.every((s) => denies(s) || s.hollow === "placeholder"))) || leftOpenInProse.has(c.id);
   };
   const lowerText = spans.map((s) => s.plain).join("\n");

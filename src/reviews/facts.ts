@@ -90,7 +90,7 @@ const RE = {
   duration: /\bnet\s?\d{1,3}\b|\b\d+(?:[.,]\d+)?(?:[ \t]{0,3}(?:-|–|to)[ \t]{0,3}\d+)?[ \t]{0,3}(?:business |working |calendar |man[- ]|person[- ])?(?:hours?|hrs?|days?|weeks?|wks?|months?|years?|sprints?|story points?|points|sp)\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|sixty|ninety)\s+(?:business |working |calendar )?(?:days?|weeks?|months?|years?|sprints?)\b/i,
   // Why something matters: a cause, a deadline or risk, a cost, or the pain of how it is done today.
   reason:
-    /\b(?:because|since (?:the|our|we|it|they|this)|so that|cve-\d{4}-\d+|cves?|(?:(?:the|a|main|whole) )?reason (?:for|is|why|being)|(?:that|which) is (?:\w+ )?why|otherwise|if we don't|unless we|in order to|expir(?:es|ed|ing)(?= (?:on|in|at|next|soon|this|by|within|last|yesterday|today|tomorrow|\d))|expir(?:y|ation) (?:date|is|on)|end[- ]of[- ](?:life|support)|eol|(?:ends?|out of) (?:standard |extended |mainstream |vendor )?support|(?:audit|security|pen-?test|compliance) findings?|no longer (?:supported|maintained|works?|needed|used)|unsupported|deprecated|outdated|dead code|vulnerab\w*|penalt(?:y|ies)|chargebacks?|leak(?:ed|s)?|exposed|compromised|flagged|security (?:scan|finding|risk|issue|review)|complian\w+|regulat\w+|(?:is|are|was|will be|gets?|being) (?:being )?(?:decommissioned|retired|shut down|switched off|turned off)|(?:would|will|could) (?:be|get) (?:rejected|blocked|removed|suspended|fined|delisted)|\b(?:rules?|laws?|polic(?:y|ies)|standards?|contracts?|guidelines?)\b[^.;\n]{0,60}?\brequires? (?:us|that)\b|(?:up to|over|more than) \d+\s?(?:h|hours|days|minutes) (?:later|late)|auditors?|gdpr|hipaa|pci|(?:costs?|costing|paying|spend(?:ing)?|pay) (?:us )?(?:\w+ ){0,3}?(?:~|about |around |roughly |over |up to )?(?:per|a|every|each|[$€£]|eur|usd|\d)|wastes?|wasted|by hand|manually|(?:takes?|took|taking) (?:us |them |me )?(?:~|about|around|up to|over )?\d|every (?:day|week|month|minute|hour|morning|night|monday|tuesday|wednesday|thursday|friday|time|release|sprint|quarter)|keeps? (?:\w+ing)|(?:we|they|users?|customers?|staff|people|everyone|i|agents?|managers?|teams?) (?:still )?(?:have|has|had) to|(?:our|the) \p{L}+s(?: (?:on|in|at|of|from|with) (?:the |our )?[\p{L}\d-]+(?: [\p{L}\d-]+)?)? (?:still )?have to (?!be\b)|only find out|there is no way|no way to|can(?:not|'t) (?:see|tell|find|know|track|use)|complain\w*|lose|losing|lost|miss(?:es|ed|ing)? (?:the|their|our|deadlines?|shifts?|orders?)|blocks?|blocking|blocked|ask(?:s|ed|ing)? (?:us|for)|(?:\d+|half|most) of (?:our|the|their)|(?:today|currently|right now|at the moment),? (?:we|they|users?|customers?|staff|people|everyone|[\p{L}-]+s)\b|(?:is|are|was|were) (?:currently|still) \p{L}+ing|visible to (?:all|everyone|anyone|the public)|(?:printed|committed|pushed|posted|pasted|leaked) (?:in|to|into) (?:a |the |our )?(?:public|ci|build|job|log|chat|slack|repo)|re-?(?:enter|type|key)(?:s|ed|ing)?|copy(?:ing)? and past(?:e|ing)|double entry|\d+(?:[.,]\d+)?\s?(?:hours?|hrs?|minutes?|mins?|days?) (?:a|per|each|every) (?:day|week|month|shift|order|person))\b/iu,
+    /\b(?:because|since (?:the|our|we|it|they|this)|so that|cve-\d{4}-\d+|cves?|(?:(?:the|a|main|whole) )?reason (?:for|is|why|being)|(?:that|which) is (?:\w+ )?why|otherwise|if we don't|unless we|in order to|expir(?:es|ed|ing)(?= (?:on|in|at|next|soon|this|by|within|last|yesterday|today|tomorrow|\d))|(?:has|have|had) expired|expired and|expir(?:y|ation) (?:date|is|on)|end[- ]of[- ](?:life|support)|eol|(?:ends?|out of) (?:standard |extended |mainstream |vendor )?support|(?:audit|security|pen-?test|compliance) findings?|no longer (?:supported|maintained|works?|needed|used)|unsupported|deprecated|outdated|dead code|vulnerab\w*|penalt(?:y|ies)|chargebacks?|leak(?:ed|s)?|exposed|compromised|flagged|security (?:scan|finding|risk|issue|review)|complian\w+|regulat\w+|(?:is|are|was|will be|gets?|being) (?:being )?(?:decommissioned|retired|shut down|switched off|turned off)|(?:would|could) (?:be|get) (?:rejected|blocked|removed|suspended|fined|delisted)|\b(?:rules?|laws?|polic(?:y|ies)|standards?|contracts?|guidelines?)\b[^.;\n]{0,60}?\brequires? (?:us|that)\b|(?:up to|over|more than) \d+\s?(?:h|hours|days|minutes) (?:later|late)|auditors?|gdpr|hipaa|pci|(?:costs?|costing|paying|spend(?:ing)?|pay) (?:us )?(?:\w+ ){0,3}?(?:~|about |around |roughly |over |up to )?(?:per|a|every|each|[$€£]|eur|usd|\d)|wastes?|wasted|by hand|manually|(?:takes?|took|taking) (?:us |them |me )?(?:~|about|around|up to|over )?\d|every (?:day|week|month|minute|hour|morning|night|monday|tuesday|wednesday|thursday|friday|time|release|sprint|quarter)|keeps? (?:\w+ing)|(?:we|they|users?|customers?|staff|people|everyone|i|agents?|managers?|teams?) (?:still )?(?:have|has|had) to|(?:our|the) \p{L}+s(?: (?:on|in|at|of|from|with) (?:the |our )?[\p{L}\d-]+(?: [\p{L}\d-]+)?)? (?:still )?have to (?!be\b)|only find out|there is no way|no way to|can(?:not|'t) (?:see|tell|find|know|track|use)|complain\w*|lose|losing|lost|miss(?:es|ed|ing)? (?:the|their|our|deadlines?|shifts?|orders?)|blocks?|blocking|blocked|ask(?:s|ed|ing)? (?:us|for)|(?:\d+|half|most) of (?:our|the|their)|(?:today|currently|right now|at the moment),? (?:we|they|users?|customers?|staff|people|everyone|[\p{L}-]+s)\b|(?:is|are|was|were) (?:currently|still) \p{L}+ing|visible to (?:all|everyone|anyone|the public)|(?:printed|committed|pushed|posted|pasted|leaked) (?:in|to|into) (?:a |the |our )?(?:public|ci|build|job|log|chat|slack|repo)|re-?(?:enter|type|key)(?:s|ed|ing)?|copy(?:ing)? and past(?:e|ing)|double entry|\d+(?:[.,]\d+)?\s?(?:hours?|hrs?|minutes?|mins?|days?) (?:a|per|each|every) (?:day|week|month|shift|order|person))\b/iu,
   // A change asked for: "we'd like to offer webhooks", "let dispatchers duplicate a route".
   instruction:
     /\b(?:we(?:'d| would) like (?:to|a|an|the)|we want (?:to|a|an|the)|i(?:'d| would) like (?:to|a|an|the)|please (?:add|make|let|allow|show|support|build|create|provide|change)|(?:let|allow|enable) (?:users?|admins?|customers?|dispatchers?|managers?|agents?|us|them|people|partners?|staff|clients?)\b|(?:users?|admins?|customers?|they|we|partners?) should be able to|there should be|add (?:a|an|the|support)\b)/i,
@@ -220,7 +220,8 @@ const DETECTORS: Record<Evidence, (span: Span) => string | undefined> = {
   instruction: (s) => (s.code ? undefined : s.items.length === 0 && isAction(s.text.replace(/^(?:\d{1,2}(?:\.\d{1,2})+\s+|[\p{L} ]{1,24}:\s+)/u, "")) && s.text.split(" ").length >= 4 ? s.text : match(s.text, RE.instruction) ?? match(s.text, ASKED)),
   attempt: (s) => (s.code ? undefined : match(s.text, RE.attempt)),
   ownership: (s) => (s.code ? undefined : match(s.text, OWNERSHIP)),
-  instalments: (s) => (s.code ? undefined : match(s.text, INSTALMENTS)),
+  // A payment's words or money in the span: "60% at launch and 85% after cut-over" may be a target.
+  instalments: (s) => (s.code || !PAYMENT_CONTEXT.test(s.text) ? undefined : match(s.text, INSTALMENTS)),
   // "Done when a partner can register a URL, receives a signed event within 5 s, and failed
   // deliveries are retried": testable conditions listed in one sentence.
   conditions: (s) => (s.code || s.text.split(" ").length < 12 || (s.text.match(/,\s|;\s|\band\b/g) ?? []).length < 2 ? undefined : s.text),
@@ -233,6 +234,7 @@ const OWNERSHIP = /\b(?:code|source code|model|models|designs?|software|reposito
 // "$9,450 at start and $9,450 after cutover", "30% on signature, 70% on go-live": the price split by
 // when it is paid, said in the sentence that states the price.
 const PAID_PART = `(?:\\d{1,3}\\s?%|${AMOUNT_PATTERN.source})\\s*(?:\\([^)\\n]{1,30}\\)\\s*)?(?:is\\s+)?(?:due\\s+|payable\\s+|invoiced\\s+)?(?:on|at|upon|after|before|when)\\s+(?:the\\s+)?(?:start|signing|signature|kick-?off|order|delivery|go-?live|launch|cut-?over|acceptance|completion|handover|sign-?off)\\b`;
+const PAYMENT_CONTEXT = new RegExp(`\\b(?:invoice[sd]?|invoicing|pay|paid|payable|payment|due|billed|instal?ments?|deposit|fee|price|cost)\\b|${AMOUNT_PATTERN.source}`, "i");
 const INSTALMENTS = new RegExp(`${PAID_PART}[^.;\\n]{0,60}?(?:,|;|\\band\\b)\\s*${PAID_PART}`, "iu");
 
 const DATES = new RegExp(RE.date.source, "gi");
@@ -260,9 +262,11 @@ function directQuestion(text: string): string | undefined {
     let start = at;
     while (start > 0 && !(".!?\n".includes(text[start - 1]!) && sentenceEnds(text, start - 1))) start--;
     const asked = text.slice(start, at + 1).trim();
-    // "MOB-1502 Push notifications + iOS 18 — thoughts?": a topic, then a call for help.
-    const tail = asked.split(/\s[—–-]\s|:\s/).pop()!.trim();
-    if (at - start >= 12 && !HELP_ONLY.test(asked) && !HELP_ONLY.test(tail)) return asked;
+    // "MOB-1502 Push notifications + iOS 18 — thoughts?": a topic, then a call for help ("Should we
+    // pin Node 20 ... or move to Node 22 now – any thoughts?" asks its question first).
+    const parts = asked.split(/\s[—–-]\s|:\s/);
+    const topicOnly = parts.length > 1 && parts.slice(0, -1).join(" ").split(/\s+/).length <= 8 && !/\?/.test(parts.slice(0, -1).join(" "));
+    if (at - start >= 12 && !HELP_ONLY.test(asked) && !(topicOnly && HELP_ONLY.test(parts.at(-1)!.trim()))) return asked;
   }
   return undefined;
 }
@@ -278,7 +282,9 @@ function sentenceEnds(text: string, at: number): boolean {
 }
 
 /** "So that it is there": a "so that", "because" or "in order to" with no reason after it gives none. */
-function purpose(text: string, pattern: RegExp): string | undefined {
+function purpose(whole: string, pattern: RegExp): string | undefined {
+  // 'the page shows "This trip link has expired"': words quoted from a screen are the behaviour asked for, not a reason.
+  const text = whole.replace(/"[^"\n]{1,160}"/g, " ");
   pattern.lastIndex = 0;
   const m = pattern.exec(text);
   if (!m) return undefined;

@@ -30,7 +30,8 @@ function vocabularyTokens(text: string): string[] {
   return contentWords(text.replace(/[-/]/g, " ")).map(stemOf);
 }
 
-const FILED_BY = /^(?:requester|requestor|reporter|assignee|(?:requested|reported|raised|submitted|created|filed|opened) by)$/;
+// "Done so far:" says what is finished, not when the work is.
+const FILED_BY = /^(?:requester|requestor|reporter|assignee|(?:requested|reported|raised|submitted|created|filed|opened) by|done (?:so far|already|yet)|already done)$/;
 
 const cache = new WeakMap<readonly Criterion[], LabelIndex>();
 

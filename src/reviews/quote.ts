@@ -3,7 +3,6 @@ import { judge, publicCriterion, score, tooVague, type Assessment, type Judgemen
 import { ABBREVIATIONS, AMOUNT_PATTERN, COLUMNS, CURRENCY_SIGN, findFact, MONTH } from "./facts.js";
 import { normalize } from "./formats.js";
 import { leftIn } from "./quality.js";
-import { scheduleProblems } from "./schedule.js";
 
 /**
  * Quote review: completeness against the statement-of-work rubric, consistency of the numbers,
@@ -11,7 +10,7 @@ import { scheduleProblems } from "./schedule.js";
  * missing from the clause library, never inventing the vendor's amounts.
  */
 export interface ConsistencyCheck {
-  check: "currency" | "total" | "payment-shares" | "computation" | "payment-amounts" | "schedule";
+  check: "currency" | "total" | "payment-shares" | "computation" | "payment-amounts";
   ok: boolean;
   message: string;
 }
@@ -497,7 +496,7 @@ const OPEN_ENDED =
 
 // What is left out, said anywhere: "Not included: ...", "out of scope", "excludes", "is not part of this offer".
 const BOUNDARY =
-  /\|\s*(?:out|not included|excluded|out of scope)\s*\||(?:^|[.;,(·]\s|\s{2})out:\s|(?:\*\*|__)out\s*[*_]{0,2}:|\bleft out\b|\bup to \d+\s*(?:hours|days|person-days|screens|pages|users|reports|integrations|templates)\b|\(\s*(?:out|not included|excluded|out of scope)\s*\)|\b(?:what(?:'s|’s| is) (?:out|not in)\b|boundar(?:y|ies)|not (?:included|in scope|part of|covered|in this|within)|out of (?:the )?scope|outside (?:the |this |of )?(?:scope|engagement|offer|project|quote|proposal)|(?:excluded|excludes|exclusions?)(?!\s+(?:vat|tax|iva|gst|mwst))|(?:does|do|will|shall|is|are) not (?:include|cover|contain|be part)|(?:we are|we're|i am|i'm) not (?:including|covering|doing|building|providing|taking on|handling)|(?:isn't|aren't|is not|are not) (?:part of|included|covered)|(?:anything|everything) (?:beyond|outside)|(?:anything|everything) else (?:is|will be|would be|we quote|needs)|(?:we|i|this offer|this quote|the (?:project|app|system|platform|site|website|tool|solution|service|portal|integration|connector|engagement|work)) (?:will not|won't|would not|wouldn't|does not|doesn't|do not|don't|cannot|can't) (?:[•*-] )?(?:touch|cover|include|build|migrate|do|re-?(?:train|write|design|build|place)|replace|change|design|write|audit|assess|review|fix|test|look at|provide|handle|perform|deliver|support|host|run|access|manage|maintain|operate|integrate|supply)|beyond (?:the |this )?scope|(?:quoted|priced|billed|charged) separately|separate (?:offer|quote|agreement|contract)|not (?:part of )?this (?:mvp|phase|offer|quote|project))\b/i;
+  /\|\s*(?:out|not included|excluded|out of scope)\s*\||(?:^|[.;,(·]\s|\s{2})out:\s|(?:\*\*|__)out\s*[*_]{0,2}:|\bleft out\b|\bup to \d+\s*(?:hours|days|person-days)\b[^.;\n]{0,30}?\b(?:per|a|each) (?:month|week|sprint)\b|\(\s*(?:out|not included|excluded|out of scope)\s*\)|\b(?:what(?:'s|’s| is) (?:out|not in)\b|boundar(?:y|ies)|not (?:included|in scope|part of|covered|in this|within)|out of (?:the )?scope|outside (?:the |this |of )?(?:scope|engagement|offer|project|quote|proposal)|(?:excluded|excludes|exclusions?)(?!\s+(?:vat|tax|iva|gst|mwst))|(?:does|do|will|shall|is|are) not (?:include|cover|contain|be part)|(?:we are|we're|i am|i'm) not (?:including|covering|doing|building|providing|taking on|handling)|(?:isn't|aren't|is not|are not) (?:part of|included|covered)|(?:anything|everything) (?:beyond|outside)|(?:anything|everything) else (?:is|will be|would be|we quote|needs)|(?:we|i|this offer|this quote|the (?:project|app|system|platform|site|website|tool|solution|service|portal|integration|connector|engagement|work)) (?:will not|won't|would not|wouldn't|does not|doesn't|do not|don't|cannot|can't) (?:[•*-] )?(?:touch|cover|include|build|migrate|do|re-?(?:train|write|design|build|place)|replace|change|design|write|audit|assess|review|fix|test|look at|provide|handle|perform|deliver|support|host|run|access|manage|maintain|operate|integrate|supply)|beyond (?:the |this )?scope|(?:quoted|priced|billed|charged) separately|separate (?:offer|quote|agreement|contract)|not (?:part of )?this (?:mvp|phase|offer|quote|project))\b/i;
 
 // "In    Audit of 40 templates / Out   PDFs uploaded by the libraries": a row of scope laid out in
 // columns, labelled ("Out: checkout steps 2+"), or a heading "Out" over a list ("### In ... ### Out").
@@ -509,9 +508,24 @@ const PRICE_RANGE = new RegExp(`\\b(?:starts? (?:at|from)|starting (?:at|from)|f
 
 // "The total cost depends on final scope, which we will confirm after the discovery workshop":
 // what the client signs for is still to be found out.
-// "Phase 2: to be agreed after Phase 1", "the price will be agreed on the basis of the discovery":
-// part of what is offered has no price yet, so there is no total to sign.
-const PRICE_OPEN = /\b(?:cost|costs|price|fee|fees|total|budget|amount)\b[^.;\n]{0,30}?\b(?:depends?|will depend|depending) on (?:the )?(?:final|actual|exact|agreed|confirmed|detailed)\b|(?:\b(?:cost|costs|price|fee|fees|total|budget)\b(?: (?:of|for) [^.;:\n]{1,30}?)?|\b(?:phase|stage|part|step|module)\b[^.;:\n]{0,30}?(?::|\s))\s*(?:will be|is to be|are to be|to be) (?:\w+ly |together |jointly )?(?:confirmed|determined|calculated|estimated|quoted|set|agreed|negotiated|defined|fixed) (?:\w+ly |together |jointly )?(?:after|once|when|at|following|on the basis of|based on|later)\b/i;
+// "The total cost depends on final scope, which we will confirm after the discovery workshop":
+// what the client signs for is still to be found out.
+const PRICE_OPEN = /\b(?:cost|costs|price|fee|fees|total|budget|amount)\b[^.;\n]{0,30}?\b(?:depends?|will depend|depending) on (?:the )?(?:final|actual|exact|agreed|confirmed|detailed)\b|\b(?:cost|costs|price|fee|fees|total|budget)\b (?:will be|is to be|are to be|to be) (?:confirmed|determined|calculated|estimated|quoted|set) (?:after|once|when|at|following)\b/i;
+// "Phase 2: to be agreed after Phase 1", "the price of the second phase will be agreed together after
+// the first phase": part of what is offered has no price yet, so there is no total to sign. Said
+// anywhere in the quote, often in a paragraph of its own.
+const PRICED_LATER = /(?:\b(?:price|cost|fee|fees)\b(?: (?:of|for) [^.;:\n]{1,30}?)?|\b(?:phase|stage|part|module)\s*\d+\b[^.;:\n]{0,30}?(?::|\s))\s*(?:will be|is to be|are to be|to be) (?:\w+ly |together |jointly )?(?:agreed|quoted|estimated|determined|negotiated|defined) (?:\w+ly |together |jointly )?(?:after|once|following|on the basis of|based on|later)\b/gi;
+// ... unless the sentence is about a change, an extra, a third party's fee or work outside this offer.
+const NOT_THIS_WORK = /\b(?:changes?|extras?|additional|further|licen[cs]es?|third[- ]party|you pay|not part of this|separate|optional|out of scope|not included|if you want)\b/i;
+
+function pricedLater(all: string): RegExpExecArray | null {
+  for (const m of all.matchAll(PRICED_LATER)) {
+    const from = Math.max(all.lastIndexOf(".", m.index), all.lastIndexOf(";", m.index), all.lastIndexOf("\n", m.index)) + 1;
+    const ends = [".", ";", "\n"].map((c) => all.indexOf(c, m.index + m[0].length)).filter((n) => n >= 0);
+    if (!NOT_THIS_WORK.test(all.slice(from, ends.length ? Math.min(...ends) : all.length))) return m as RegExpExecArray;
+  }
+  return null;
+}
 
 const EFFORT_RANGE = /\b\d+\s?(?:[–-]|to)\s?\d+\s?(?:hours|hrs|h|days|person-days|man-days|sprints|weeks of work)\b/i;
 const CAPPED = /\b(?:cap|capped|not (?:to )?exceed|maximum|at most|no more than|ceiling|upper limit)\b/i;
@@ -527,7 +541,7 @@ function ranged(found: Judgement, priceId: string | undefined, all: string): Jud
   const range = [...text.matchAll(PRICE_RANGE)].find((m) => !/(?:@|×|\bx)\s*$/i.test(text.slice(Math.max(0, m.index - 3), m.index)));
   if (range) return tooVague(found, priceId!, `a range, not a price ("${range[0]}")`);
   // "€95/h, somewhere around 220–340 hours": a rate times an open effort, with no cap over it.
-  const open = PRICE_OPEN.exec(all.replace(/\s+/g, " ")) ?? (CAPPED.test(text) ? null : EFFORT_RANGE.exec(text));
+  const open = PRICE_OPEN.exec(text) ?? pricedLater(all.replace(/\s+/g, " ")) ?? (CAPPED.test(text) ? null : EFFORT_RANGE.exec(text));
   return open ? tooVague(found, priceId!, `left open ("${open[0]}")`) : found;
 }
 
@@ -545,9 +559,9 @@ function bounded(found: Judgement, scopeId: string | undefined, text: string): J
 
 // "Spring 2027, roughly 10–12 weeks once we have a team slot", "Q3 2025": a season, a quarter or a
 // span of weeks, with no date and no fixed duration, is no schedule to sign.
-const LOOSE_TIME = /\b(?:spring|summer|autumn|fall|winter|q[1-4]|h[12]|(?:first|second|1st|2nd) half|(?:early|mid|late)[- ](?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*)\b|\b\d+\s?(?:[–-]|to)\s?\d+\s?(?:working |business )?(?:days|weeks|months|sprints)\b/i;
+const LOOSE_TIME = /\b(?:spring|summer|autumn|fall|winter)\b(?=,?\s+\d{4})|\b(?:in|by|early|late|mid|this|next)[- ](?:spring|summer|autumn|fall|winter)\b(?! boot)|\b(?:q[1-4]|h[12]|(?:first|second|1st|2nd) half|(?:early|mid|late)[- ](?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*)\b|\b\d+\s?(?:[–-]|to)\s?\d+\s?(?:working |business )?(?:days|weeks|months|sprints)\b/i;
 const EXACT_DATE = new RegExp(`\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b\\d{1,2}[./]\\d{1,2}[./]\\d{2,4}\\b|\\b${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?\\b|\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH}`, "i");
-const EXACT_DURATION = new RegExp(`(?<!\\d\\s?(?:[–-]|to)\\s?)\\b(?:\\d+|${COUNT_WORDS})\\s?(?:working |business |calendar )?(?:days?|weeks?|months?|sprints?)\\b(?!\\s?(?:[–-]|to)\\s?\\d)`, "i");
+const EXACT_DURATION = new RegExp(`(?<!\\d\\s?(?:[–-]|to)\\s?)\\b(?:\\d+|${COUNT_WORDS})[\\s-]?(?:working |business |calendar )?(?:days?|weeks?|months?|sprints?)\\b(?!\\s?(?:[–-]|to)\\s?\\d)`, "i");
 
 function scheduled(found: Judgement, timelineId: string | undefined): Judgement {
   if (timelineId === undefined) return found;
@@ -573,13 +587,9 @@ export function reviewQuote(quoteText: string, rubric: QuoteRubric, services: Re
   const timelineId = rubric.criteria.find((c) => /timeline|schedule/.test(c.id))?.id;
   const found = gapsFilled(scheduled(ranged(bounded(judge(quoteText, rubric.criteria, { splitClauses: true }), scopeId, text), priceId, text), timelineId));
   const paymentId = rubric.criteria.find((c) => /payment/.test(c.id))?.id;
-  const checks = [
-    ...consistency(text, priceId ? found.textOf(priceId) : "", paymentId ? found.textOf(paymentId) : "", priceId ? found.blockOf(priceId) : ""),
-    ...scheduleProblems(text).map((message): ConsistencyCheck => ({ check: "schedule", ok: false, message })),
-  ];
-  // Numbers that do not add up make the price (or the payment terms) unreliable, and dates that
-  // contradict each other the timeline: it cannot be signed.
-  const contradictedBy: Record<ConsistencyCheck["check"], string | undefined> = { currency: priceId, total: priceId, computation: priceId, "payment-shares": paymentId, "payment-amounts": paymentId, schedule: timelineId };
+  const checks = consistency(text, priceId ? found.textOf(priceId) : "", paymentId ? found.textOf(paymentId) : "", priceId ? found.blockOf(priceId) : "");
+  // Numbers that do not add up make the price (or the payment terms) unreliable: it cannot be signed.
+  const contradictedBy: Record<ConsistencyCheck["check"], string | undefined> = { currency: priceId, total: priceId, computation: priceId, "payment-shares": paymentId, "payment-amounts": paymentId };
   const contradicted = checks.filter((c) => !c.ok).map((c) => contradictedBy[c.check]).filter((id): id is string => id !== undefined);
   const result = passRule(score(found, rubric, contradicted), rubric, text);
   const byId = new Map(rubric.criteria.map((c) => [c.id, c]));

@@ -88,7 +88,8 @@ const UNDECIDED = /\b(?:tbd|tbc|to be (?:decided|determined|confirmed|defined|cl
 
 function decided(found: Judgement): Judgement {
   return found.criteria.reduce((j, c) => {
-    const open = c.status === "met" ? found.textOf(c.id).match(UNDECIDED) ?? [] : [];
+    // 'the page shows "Delivery: TBD"', "(owner TBC)": a value quoted or a remark aside decides nothing.
+    const open = c.status === "met" ? found.textOf(c.id).replace(/"[^"\n]*"|\([^()\n]*\)/g, " ").match(UNDECIDED) ?? [] : [];
     return open.length >= 2 ? tooVague(j, c.id, `left undecided ("${open.join('", "')}")`) : j;
   }, found);
 }

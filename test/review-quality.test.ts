@@ -267,10 +267,9 @@ describe("review verdicts do not depend on where lines are broken or how they ar
 
 // Measured levels (see the README), not the targets (90% overall, no type or format below 80%,
 // every attack below 4).
-const TICKET_FLOOR = 0.85;
+const TICKET_FLOOR = 0.86;
 const TICKET_TYPE_FLOOR = 0.8;
 const QUOTE_FLOOR = 0.79;
-// Six: quotes-y, a set of attacks written to carry real figures, added two in its test part;
-// seven: the sets of 2026-11-28 (night) brought one more at first contact (tickets-yb).
-const ATTACKS_AT_4_OR_MORE = 7;
+// Six: quotes-y, a set of attacks written to carry real figures, added two in its test part.
+const ATTACKS_AT_4_OR_MORE = 6;
 const ATTACKS_PASSED = 2;

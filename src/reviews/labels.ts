@@ -30,7 +30,8 @@ function vocabularyTokens(text: string): string[] {
   return contentWords(text.replace(/[-/]/g, " ")).map(stemOf);
 }
 
-// "Done so far:" says what is finished, not when the work is.
+// Who filed a ticket ("Requester", "Reported by") and what is finished ("Done so far:"): a tracker's
+// fields, which name no criterion.
 const FILED_BY = /^(?:requester|requestor|reporter|assignee|(?:requested|reported|raised|submitted|created|filed|opened) by|done (?:so far|already|yet)|already done)$/;
 
 const cache = new WeakMap<readonly Criterion[], LabelIndex>();
@@ -41,7 +42,7 @@ export function labelIndex(criteria: readonly Criterion[]): LabelIndex {
   const order = [...criteria].sort((a, b) => b.weight - a.weight);
   const synonyms = order.flatMap((c) => c.headings.map((h) => ({ id: c.id, words: tokens(h) })).filter((s) => s.words.length > 0));
   const resolve: LabelResolver = (label) => {
-    // "Requester:", "Requested by:", "Reported by:": who filed it, a tracker's field, not what is asked.
+    // "Requested by:" is no request, "Done so far:" no definition of done.
     if (FILED_BY.test(label)) return undefined;
     const words = tokens(label);
     if (words.length === 0) return undefined;

@@ -508,8 +508,6 @@ const PRICE_RANGE = new RegExp(`\\b(?:starts? (?:at|from)|starting (?:at|from)|f
 
 // "The total cost depends on final scope, which we will confirm after the discovery workshop":
 // what the client signs for is still to be found out.
-// "The total cost depends on final scope, which we will confirm after the discovery workshop":
-// what the client signs for is still to be found out.
 const PRICE_OPEN = /\b(?:cost|costs|price|fee|fees|total|budget|amount)\b[^.;\n]{0,30}?\b(?:depends?|will depend|depending) on (?:the )?(?:final|actual|exact|agreed|confirmed|detailed)\b|\b(?:cost|costs|price|fee|fees|total|budget)\b (?:will be|is to be|are to be|to be) (?:confirmed|determined|calculated|estimated|quoted|set) (?:after|once|when|at|following)\b/i;
 // "Phase 2: to be agreed after Phase 1", "the price of the second phase will be agreed together after
 // the first phase": part of what is offered has no price yet, so there is no total to sign. Said

@@ -68,6 +68,8 @@ interface ReadSpan extends Span {
   verdict: boolean;
   /** Mostly wishes with no figure ("users feel more confident"), for `testable` criteria. */
   wish: boolean;
+  /** A tracker's line of fields ("Ticket #230588 | Status: Open"), which opens nothing. */
+  fields: boolean;
 }
 
 type Strength = "met" | "partial";
@@ -251,7 +253,7 @@ function readSpans(sections: readonly Section[], split: boolean): ReadSpan[] {
   // The first span with content of its own opens the text; a line of fields above it does not.
   const took = () => {
     const last = spans[spans.length - 1]!;
-    if (last.hollow === undefined && !fieldsLine(last.text)) opening = false;
+    if (last.hollow === undefined && !last.fields) opening = false;
   };
   let sentenceCount = 0;
   for (const section of sections) {
@@ -331,8 +333,9 @@ const GHERKIN_NEXT = /^(?:given|when|then|and|but)\b/i;
 
 function makeSpan(section: Section, block: number, text: string, items: string[], ordered: boolean, code: boolean, opening: boolean, hollow: Hollow | undefined): ReadSpan {
   // The opening line is the author's own summary; a first line under a label ("Where: prod") is that label's.
+  const fields = fieldsLine(text);
   const span: ReadSpan = {
-    block, text, plain: phraseForm(text.toLowerCase()), items, ordered: ordered && items.length > 0, code, opening: opening && section.criterion === undefined && !fieldsLine(text),
+    block, text, plain: phraseForm(text.toLowerCase()), items, ordered: ordered && items.length > 0, code, opening: opening && section.criterion === undefined && !fields, fields,
     sectionLabel: section.label, plainLabel: phraseForm(section.label.toLowerCase()), words: words(text).length, ...(section.criterion ? { label: section.criterion } : {}),
     // Judged once here rather than once per criterion.
     verdict: !code && (verdictOnly(text) || vagueComplaint(text)), wish: !code && untestable(text, items),

@@ -516,11 +516,11 @@ const PRICED_LATER = /(?:\b(?:price|cost|fee|fees)\b(?: (?:of|for) [^.;:\n]{1,30
 // ... unless the sentence is about a change, an extra, a third party's fee or work outside this offer.
 const NOT_THIS_WORK = /\b(?:changes?|extras?|additional|further|licen[cs]es?|third[- ]party|you pay|not part of this|separate|optional|out of scope|not included|if you want)\b/i;
 
-function pricedLater(all: string): RegExpExecArray | null {
-  for (const m of all.matchAll(PRICED_LATER)) {
-    const from = Math.max(all.lastIndexOf(".", m.index), all.lastIndexOf(";", m.index), all.lastIndexOf("\n", m.index)) + 1;
-    const ends = [".", ";", "\n"].map((c) => all.indexOf(c, m.index + m[0].length)).filter((n) => n >= 0);
-    if (!NOT_THIS_WORK.test(all.slice(from, ends.length ? Math.min(...ends) : all.length))) return m as RegExpExecArray;
+function pricedLater(flat: string): RegExpExecArray | null {
+  for (const m of flat.matchAll(PRICED_LATER)) {
+    const from = Math.max(flat.lastIndexOf(".", m.index), flat.lastIndexOf(";", m.index)) + 1;
+    const ends = [".", ";"].map((c) => flat.indexOf(c, m.index + m[0].length)).filter((n) => n >= 0);
+    if (!NOT_THIS_WORK.test(flat.slice(from, ends.length ? Math.min(...ends) : flat.length))) return m as RegExpExecArray;
   }
   return null;
 }
@@ -533,13 +533,13 @@ const CAPPED = /\b(?:cap|capped|not (?:to )?exceed|maximum|at most|no more than|
  * sign open: it counts as vague. A part of the work priced later is read in the whole quote, as
  * quotes often say so in a paragraph of its own, away from the figures.
  */
-function ranged(found: Judgement, priceId: string | undefined, all: string): Judgement {
+function ranged(found: Judgement, priceId: string | undefined, flat: string): Judgement {
   const text = priceId === undefined ? "" : found.textOf(priceId);
   // "36 points @ R1 150,00 .... R41 400,00": a rate and what it makes, not a range.
   const range = [...text.matchAll(PRICE_RANGE)].find((m) => !/(?:@|×|\bx)\s*$/i.test(text.slice(Math.max(0, m.index - 3), m.index)));
   if (range) return tooVague(found, priceId!, `a range, not a price ("${range[0]}")`);
   // "€95/h, somewhere around 220–340 hours": a rate times an open effort, with no cap over it.
-  const open = PRICE_OPEN.exec(text) ?? pricedLater(all.replace(/\s+/g, " ")) ?? (CAPPED.test(text) ? null : EFFORT_RANGE.exec(text));
+  const open = PRICE_OPEN.exec(text) ?? pricedLater(flat) ?? (CAPPED.test(text) ? null : EFFORT_RANGE.exec(text));
   return open ? tooVague(found, priceId!, `left open ("${open[0]}")`) : found;
 }
 
@@ -547,11 +547,11 @@ function ranged(found: Judgement, priceId: string | undefined, all: string): Jud
  * A scope the client can sign has a boundary: it leaves nothing open ("and any other features you
  * need") and says what it leaves out. Without either it counts as vague.
  */
-function bounded(found: Judgement, scopeId: string | undefined, text: string): Judgement {
+function bounded(found: Judgement, scopeId: string | undefined, text: string, flat: string): Judgement {
   if (scopeId === undefined) return found;
   // "... moved across. Beyond that, we take on whatever else the team would like": said in the scope's paragraph.
   const open = OPEN_ENDED.exec(`${found.textOf(scopeId)}\n${found.blockOf(scopeId)}`);
-  const why = open ? `open-ended ("${open[0]}")` : BOUNDARY.test(text.replace(/\s+/g, " ")) || OUT_ROW.test(text) ? undefined : "no exclusions or boundary stated";
+  const why = open ? `open-ended ("${open[0]}")` : BOUNDARY.test(flat) || OUT_ROW.test(text) ? undefined : "no exclusions or boundary stated";
   return why === undefined ? found : tooVague(found, scopeId, why);
 }
 
@@ -583,7 +583,9 @@ export function reviewQuote(quoteText: string, rubric: QuoteRubric, services: Re
   // The pasted text cleaned once, for the checks that read it whole.
   const text = normalize(quoteText);
   const timelineId = rubric.criteria.find((c) => /timeline|schedule/.test(c.id))?.id;
-  const found = gapsFilled(scheduled(ranged(bounded(judge(quoteText, rubric.criteria, { splitClauses: true }), scopeId, text), priceId, text), timelineId));
+  // The same text on one line, for the checks that read across its line breaks.
+  const flat = text.replace(/\s+/g, " ");
+  const found = gapsFilled(scheduled(ranged(bounded(judge(quoteText, rubric.criteria, { splitClauses: true }), scopeId, text, flat), priceId, flat), timelineId));
   const paymentId = rubric.criteria.find((c) => /payment/.test(c.id))?.id;
   const checks = consistency(text, priceId ? found.textOf(priceId) : "", paymentId ? found.textOf(paymentId) : "", priceId ? found.blockOf(priceId) : "");
   // Numbers that do not add up make the price (or the payment terms) unreliable: it cannot be signed.

@@ -210,6 +210,7 @@ export const schemas = {
   ticketRubric: object(
     {
       ...rubricLimits,
+      readerReach: { type: "number", minimum: 0, maximum: 3, multipleOf: 0.5 },
       types: object(
         Object.fromEntries(
           ["bug", "feature", "question", "task"].map((type) => [

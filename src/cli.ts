@@ -191,6 +191,25 @@ evaluationCommand("recommend", "hit@3 and MRR of GET /recommend on the labelled 
   return evaluateRecommend(opts);
 });
 
+program
+  .command("train")
+  .description("retrain a learned part of the reviewers from the dev parts of the labelled sets")
+  .argument("<what>", "what to train: reader (the ticket reader)")
+  .option("--fixtures <dir>", "folder of the labelled sets (tickets*.yaml)", "test/fixtures")
+  .option("--out <file>", "where to write the model", "src/reviews/ticket-reader.json")
+  .action(async (what: string, opts: { fixtures: string; out: string }) => {
+    try {
+      if (what !== "reader") throw new Error(`nothing to train called "${what}": the one learned part is "reader"`);
+      const { trainTicketReader, writeReader } = await import("./eval/train-reader.js");
+      const model = await trainTicketReader(opts.fixtures);
+      await writeReader(model, opts.out);
+      console.log(`Trained the ticket reader on ${model.trainedOn.items} tickets (${model.trainedOn.passes} passes): ${Object.keys(model.weights).length} features in ${opts.out}.`);
+    } catch (error) {
+      console.error((error as Error).message);
+      process.exitCode = 1;
+    }
+  });
+
 const data = program.command("data").description("operator tasks on the stored submissions (run on the host)");
 
 data

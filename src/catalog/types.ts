@@ -168,6 +168,11 @@ export interface RubricLimits {
 export type TicketType = "bug" | "feature" | "question" | "task";
 
 export interface TicketRubric extends RubricLimits {
+  /**
+   * How far the reader may lower a passing rating (0 or absent: not at all): a ticket rated 8 with
+   * a likeness of 0 loses this much, one with a likeness of 0.4 or more loses nothing.
+   */
+  readerReach?: number;
   types: Record<TicketType, { description?: string; signals: string[]; criteria: (Criterion & { template: string })[] }>;
 }
 

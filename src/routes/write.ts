@@ -5,7 +5,6 @@ import type { Answer, Handler, RequestContext } from "../app.js";
 import type { TicketType } from "../catalog/types.js";
 import { draftProposal } from "../reviews/proposal.js";
 import { reviewQuote } from "../reviews/quote.js";
-import { reviewTicket } from "../reviews/ticket.js";
 import type { Transaction } from "../store/store.js";
 
 /**
@@ -109,7 +108,10 @@ function usageOf(clientId: string, used: number) {
   return { clientId, used, freeLimit: LIMITS.freeTicketReviews, remaining, emailRequired: remaining === 0 };
 }
 
-const reviewTicketHandler: Handler = (ctx) => {
+const reviewTicketHandler: Handler = async (ctx) => {
+  // Loaded on the first ticket review, not at start: the ticket reader's model is 400 kB of
+  // weights, 19 ms of every cold start when loaded with the routes (bench/README.md).
+  const { reviewTicket } = await import("../reviews/ticket.js");
   const clientId = clientIdOf(ctx);
   const email = str(ctx.body.contactEmail)?.toLowerCase();
   const review = reviewTicket(

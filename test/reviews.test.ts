@@ -2251,6 +2251,16 @@ Changes       Written change request with cost and date impact before work start
     expect(review.criteria.find((c) => c.id === "payment-terms")).toMatchObject({ status: "partial", evidence: expect.stringContaining('a gap left in ("[X]")') });
   });
 
+  it("a deck's '[Slide 5]' and a chat's '[29/9 18:03]' say where a term came from: no gap", () => {
+    const payment = "50% (€ 3.450,00) at the start and 50% (€ 3.450,00) at go-live, payable within 14 days of the invoice.";
+    for (const source of ["[Slide 10]", "[29/9 18:03] Emilio:", "[10:02 am]"]) {
+      const review = reviewQuote(`Payment terms\n${source} ${payment}`, quoteRubric, noServices, url);
+      expect(review.criteria.find((c) => c.id === "payment-terms"), source).toMatchObject({ status: "met" });
+    }
+    const gap = reviewQuote(`Payment terms\n[Slide 10] ${payment.replace("14", "[number of]")}`, quoteRubric, noServices, url);
+    expect(gap.criteria.find((c) => c.id === "payment-terms")!.evidence).toContain('a gap left in ("[number of]")');
+  });
+
   it("a quotation's header ('**Date:** 2025-06-16'), a payment date and a warranty after go-live are no timeline", () => {
     const review = reviewQuote(`# Quotation No. TK-2025-0088
 

@@ -25,7 +25,8 @@ export interface Example {
 
 /**
  * Words and word pairs, lower-cased with digit runs made one token ("v2.8.0" and "v3.1.4" read
- * alike), plus the ticket's type and the magnitude of its length. Each counts once. How a
+ * alike), plus the ticket's type. Each counts once; its length does not (short tickets are not
+ * thin ones, and a length feature lowered complete short tickets). How a
  * ticket is pasted (quoted, forwarded, in Jira markup, as a table) must not move its verdict: the
  * text is read as the rules read it (e-mail headers and quoting gone), without marks.
  */

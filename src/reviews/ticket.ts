@@ -100,7 +100,7 @@ function read(ruled: Assessment, words: number, text: string, type: TicketType, 
   const result = { ...ruled, score: rating, passed: rating >= ruled.threshold };
   return {
     result,
-    lowered: `Its parts are all there, but read as a whole it resembles tickets that were sent back for more detail (likeness ${like.toFixed(2)} of 1), so the rating drops from ${ruled.score} to ${rating}${result.passed ? "" : ": make each part concrete (figures, names, exact steps, checkable criteria)"}.`,
+    lowered: `Its required parts are all there, but read as a whole it resembles tickets that were sent back for more detail (likeness ${like.toFixed(2)} of 1), so the rating drops from ${ruled.score} to ${rating}${result.passed ? "" : ": make each part concrete (figures, names, exact steps, checkable criteria)"}.`,
   };
 }
 

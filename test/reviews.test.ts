@@ -2251,6 +2251,31 @@ Changes       Written change request with cost and date impact before work start
     expect(review.criteria.find((c) => c.id === "payment-terms")).toMatchObject({ status: "partial", evidence: expect.stringContaining('a gap left in ("[X]")') });
   });
 
+  it("a response form's question heads its answer ('Q3.2 Payment schedule.' over 'A: 20% on signing ...', 'What do we get?' over 'A: ...')", () => {
+    const review = reviewQuote(`Q3.1 Total price.
+A: Fixed price NZD 86,000.00 excl. GST.
+
+Q2.2 What do we get?
+A: (1) Public registration web service; (2) staff console; (3) admin and support documentation.
+
+Q3.2 Payment schedule.
+A: 20% on contract signing (NZD 17,200) and 80% on go-live (NZD 68,800). Invoices payable on the 20th of the month following invoice.
+
+Q4.3 Variations.
+A: Variations priced at NZD 175/hour and agreed in writing before work begins.`, quoteRubric, noServices, url);
+    expect(review.criteria.find((c) => c.id === "payment-terms")).toMatchObject({ status: "met", evidence: expect.stringMatching(/^20% on contract signing/) });
+    expect(review.criteria.find((c) => c.id === "deliverables")).toMatchObject({ status: "met", evidence: expect.stringMatching(/^\(1\) Public registration/) });
+    expect(review.criteria.find((c) => c.id === "change-requests")).toMatchObject({ status: "met", evidence: expect.stringMatching(/^Variations priced/) });
+  });
+
+  it("instalments may split the price before tax ('Fixed price NZD 86,000.00 excl. GST; ... total NZD 98,900.00', 'Net PLN 310,000.00')", () => {
+    const payment = (price: string, instalments: string) =>
+      reviewQuote(`Price\n${price}\n\nPayment terms\n${instalments}, payable within 30 days of invoice.`, quoteRubric, noServices, url).consistency.find((c) => c.check === "payment-amounts");
+    expect(payment("Fixed price NZD 86,000.00 excl. GST; GST 15% NZD 12,900.00; total NZD 98,900.00.", "20% on signing (NZD 17,200) and 80% on go-live (NZD 68,800), all amounts plus GST")).toMatchObject({ ok: true });
+    expect(payment("Net PLN 310,000.00; VAT 23% PLN 71,300.00; total PLN 381,300.00 (lump sum).", "50% (PLN 155,000.00) after Stage I and 50% (PLN 155,000.00) after Stage II")).toMatchObject({ ok: true });
+    expect(payment("Fixed price NZD 86,000.00 excl. GST; GST 15% NZD 12,900.00; total NZD 98,900.00.", "20% on signing (NZD 17,200) and 80% on go-live (NZD 60,000)")).toMatchObject({ ok: false });
+  });
+
   it("a deck's '[Slide 5]' and a chat's '[29/9 18:03]' say where a term came from: no gap", () => {
     const payment = "50% (€ 3.450,00) at the start and 50% (€ 3.450,00) at go-live, payable within 14 days of the invoice.";
     for (const source of ["[Slide 10]", "[29/9 18:03] Emilio:", "[10:02 am]"]) {

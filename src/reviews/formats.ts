@@ -300,6 +300,17 @@ export function unwrapPdf(text: string): string {
   return out.join("\n");
 }
 
+// "Q3.2 Payment schedule.\nA: 20% on signing ...": a response form's answer under its question.
+const ANSWER_UNDER_QUESTION = /^[ \t]*(?:Q(?:uestion)?\s?\d+(?:\.\d+)*[:.)]?[ \t]+([^\n]{2,120}?)[.:]?|([^\n]{2,120}\?))[ \t]*\n(?:[ \t]*\n)?[ \t]*(?:A|Ans\.?|Answer)\s?\d*(?:\.\d+)*\s?[:.)][ \t]+/gim;
+
+/**
+ * A response form's question heads its answer: the question names the term ("Payment schedule",
+ * "What is excluded?"), and "A:" names nothing.
+ */
+function answersUnderQuestions(text: string): string {
+  return text.replace(ANSWER_UNDER_QUESTION, "### $1$2\n");
+}
+
 // "As a dispatcher / I want to save my filter / So that ...": a user story told a line a part.
 const STORY_LINES = /^([ \t]*)((?:\*\*|_)?As an? [^\n]{1,80})\n[ \t]*((?:\*\*|_)?I (?:want|need|would like|'d like|wish|can)\b[^\n]*)(?:\n[ \t]*((?:\*\*|_)?(?:so that|in order to)\b[^\n]*))?$/gim;
 
@@ -508,5 +519,5 @@ function columnTables(text: string): string {
 
 /** Everything a review reads, before the Markdown lexer. */
 export function prepare(raw: string): string {
-  return jiraToMarkdown(unwrapEmail(joinStory(asciiTables(columnTables(rulesApart(cellsJoined(unwrapPdf(unindent(unwrapChat(singleSpaced(normalize(raw))))))))))));
+  return jiraToMarkdown(unwrapEmail(joinStory(answersUnderQuestions(asciiTables(columnTables(rulesApart(cellsJoined(unwrapPdf(unindent(unwrapChat(singleSpaced(normalize(raw)))))))))))));
 }

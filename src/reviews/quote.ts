@@ -215,6 +215,16 @@ const TOTAL_ROW = /^[\s|*_]*(?:[\p{L}-]+\s+)?(?:sub-?)?total\b/iu;
 // "Instalments (excl. GST): NZ$24,000 on discovery sign-off": what the amounts leave out is no tax line.
 // (A price stated "excluding VAT" in the payment terms is what they split, and stays out.)
 const TAX_LEFT_OUT = /\(\s*(?:excl\.?|excluding|exclusive of|ex|net of|before|without)\s*(?:vat|tax|gst|hst|mwst|btw|iva|tva|moms|mva)\s*\)\s*:/gi;
+// "Fixed price NZD 86,000.00 excl. GST; GST 15% NZD 12,900.00; total NZD 98,900.00", "Net PLN
+// 310,000.00": instalments may split the price before tax ("all amounts plus GST").
+const TAX_AFTER = /^\s*\(?\s*(?:excl\.?|excluding|exclusive of|ex\.?|net of|before|plus|\+)\s*(?:vat|tax|gst|hst|mwst|btw|iva|tva|moms|mva|sales tax)\b/i;
+const NET_BEFORE = /\bnet(?:\s+(?:price|fee|total|amount))?\s*:?\s*$/i;
+
+function netOfTax(priceBlock: string): number[] {
+  return amounts(priceBlock)
+    .filter((a) => !a.rate && (TAX_AFTER.test(a.line.slice(a.at + a.raw.length, a.at + a.raw.length + 30)) || NET_BEFORE.test(a.line.slice(Math.max(0, a.at - 20), a.at).replace(/[\p{Sc}A-Z]{1,3}\s*$/u, ""))))
+    .map((a) => a.value);
+}
 const NOT_AN_INSTALMENT = new RegExp(`\\b(?:${NO_ITEM})\\b|\\/(?:day|h|hour|month)\\b`, "i");
 
 /** Line items against the total, payment shares against 100%, and a single currency. */
@@ -354,7 +364,7 @@ export function consistency(all: string, priceText: string, paymentText: string,
     // instalments split what is paid once, beside a fee paid by the month.
     const recurring = RECURRING_PAYMENT.test(paymentText) ? rows.filter(([line]) => RECURRING_ITEM.test(line) && !isTotal(line)).flatMap(([, on]) => on.filter((a) => !a.rate).slice(-1)) : [];
     const once = total !== undefined && recurring.length > 0 ? [total - sumOf(recurring)] : [];
-    const price = [total, ...nearby.filter(([line, on]) => totalLine(line) && on.some((a) => !a.rate)).map(([line, on]) => totalOf(on, line).value), ...namedItems, ...namedTogether, ...once].find((t) => Math.abs(sum - t) < 1);
+    const price = [total, ...nearby.filter(([line, on]) => totalLine(line) && on.some((a) => !a.rate)).map(([line, on]) => totalOf(on, line).value), ...namedItems, ...namedTogether, ...once, ...netOfTax(priceBlock)].find((t) => Math.abs(sum - t) < 1);
     const split = price !== total && price === namedTogether[0] ? "the items they name" : price !== total && price === once[0] ? "what is paid once" : "the price";
     checks.push({
       check: "payment-amounts",

@@ -138,8 +138,16 @@ describe("the ticket reader", () => {
     const { stdout } = await run(process.execPath, [...cli, "reader", "--fixtures", dir, "--out", out]);
     expect(stdout).toContain(`Trained the ticket reader on 2 tickets (1 passes)`);
     expect(JSON.parse(await readFile(out, "utf8"))).toMatchObject({ trainedOn: { items: 2, passes: 1 } });
-    const wrong = await run(process.execPath, [...cli, "recommender"]).catch((error: { code: number; stderr: string }) => error);
-    expect(wrong).toMatchObject({ code: 1, stderr: expect.stringContaining('nothing to train called "recommender": the one learned part is "reader"') });
+    const failed = (args: string[]) => run(process.execPath, [...cli, ...args]).then(() => ({ code: 0, stderr: "" }), (error: { code: number; stderr: string }) => error);
+    expect(await failed(["recommender"])).toMatchObject({ code: 1, stderr: expect.stringContaining('nothing to train called "recommender": the one learned part is "reader"') });
+    expect(await failed(["reader", "--fixtures", dir, "--out", join(dir, "no-such-folder", "reader.json")])).toMatchObject({
+      code: 1, stderr: expect.stringContaining(`cannot write the model to ${join(dir, "no-such-folder", "reader.json")} (ENOENT): give --out a file in a folder that exists`),
+    });
+    const onlyFails = await tempDir("frontdesk-train-");
+    await writeFile(join(onlyFails, "tickets-b.yaml"), YAML.stringify([{ id: "b1", type: "bug", format: "prose", expected: "fail", split: "dev", text: "It is broken" }]));
+    expect(await failed(["reader", "--fixtures", onlyFails, "--out", join(onlyFails, "reader.json")])).toMatchObject({
+      code: 1, stderr: expect.stringContaining("holds 1 labelled dev tickets (attacks aside), 0 of them passes: the reader needs both passes and fails"),
+    });
   }, 60_000);
 });
 

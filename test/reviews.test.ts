@@ -2274,6 +2274,11 @@ A: Variations priced at NZD 175/hour and agreed in writing before work begins.`,
     expect(payment("Fixed price NZD 86,000.00 excl. GST; GST 15% NZD 12,900.00; total NZD 98,900.00.", "20% on signing (NZD 17,200) and 80% on go-live (NZD 68,800), all amounts plus GST")).toMatchObject({ ok: true });
     expect(payment("Net PLN 310,000.00; VAT 23% PLN 71,300.00; total PLN 381,300.00 (lump sum).", "50% (PLN 155,000.00) after Stage I and 50% (PLN 155,000.00) after Stage II")).toMatchObject({ ok: true });
     expect(payment("Fixed price NZD 86,000.00 excl. GST; GST 15% NZD 12,900.00; total NZD 98,900.00.", "20% on signing (NZD 17,200) and 80% on go-live (NZD 60,000)")).toMatchObject({ ok: false });
+    // With no total but "incl. VAT" to split, the price before tax is checked, and so is any figure the price states.
+    const dotted = "Fixed price, excl. VAT ........ EUR 72,000\nVAT 21% ........ EUR 15,120\nTotal incl. VAT ........ EUR 87,120";
+    expect(payment(dotted, "30% at kick-off – EUR 21,600\n40% at validation – EUR 28,800\n30% at production start – EUR 25,200")).toMatchObject({ ok: false, message: expect.stringContaining("add up to 75600, but the price is 72000") });
+    expect(payment(dotted, "30% at kick-off – EUR 21,600\n40% at validation – EUR 28,800\n30% at production start – EUR 21,600")).toMatchObject({ ok: true });
+    expect(payment(dotted, "30% at kick-off – EUR 26,136\n40% at validation – EUR 34,848\n30% at production start – EUR 26,136")).toMatchObject({ ok: true });
   });
 
   it("a deck's '[Slide 5]' and a chat's '[29/9 18:03]' say where a term came from: no gap", () => {

@@ -22,6 +22,7 @@ import { EVERY_ANSWER } from "../src/api/headers.js";
 import { breakdown, loadRecommendCases, recommendFixtures } from "../src/eval/recommend.js";
 import { miniSearchRanker } from "../test/helpers/minisearch-baseline.js";
 import { devRebuild } from "./dev-rebuild.js";
+import { readerCost } from "./reader-cost.js";
 import { reviewInputs } from "./review-inputs.js";
 import { generateContent } from "./generate.js";
 import { benchWrites } from "./writes.js";
@@ -372,6 +373,7 @@ async function main() {
 
   // ---- reviews of the largest texts --------------------------------------------------------
   for (const line of await reviewInputs(root)) log(line);
+  for (const line of await readerCost(root)) log(line);
 
   // ---- recommendation quality ------------------------------------------------------------
   const sample = join(work, "sample-catalog");

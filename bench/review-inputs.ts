@@ -28,6 +28,7 @@ const SHAPES: Record<string, string> = {
   "rows in columns with cents": "Item    1,000.00   Total net    9 000,00\n",
   "a key and its value aligned": "Acceptance     signed off\n",
   "dates, two to a clause": "1 May to 2 May, ",
+  "a numbered question over tabs": `Q1${" \t".repeat(60)}\n${" \t".repeat(60)}\n`,
   "comma lead-ins": "EUR 1, as follows, ",
   "a 61-word clause, then spaces": "61 words",
   "an open bracket, then digits": "[1",

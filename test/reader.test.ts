@@ -100,6 +100,18 @@ describe("the ticket reader", () => {
     }
   }, 60_000);
 
+  it("never takes a rating below 0, whatever the rubric's threshold and reach", () => {
+    // A rubric whose weights are a tenth of the sample's, passing at 0.5, with the widest reach.
+    const tiny: TicketRubric = {
+      ...rubric, threshold: 0.5, requiredCap: 0.4, readerReach: 3,
+      types: { ...rubric.types, task: { ...rubric.types.task, criteria: rubric.types.task.criteria.map((c) => ({ ...c, weight: c.weight / 10 })) } },
+    };
+    const read = reviewTicket({ ticketText: THIN_TASK, type: "task" }, tiny);
+    expect(reviewTicket({ ticketText: THIN_TASK, type: "task" }, { ...tiny, readerReach: 0 })).toMatchObject({ passed: true, rating: 0.8 });
+    expect(read.rating).toBe(0);
+    expect(read.summary).toContain("so the rating drops from 0.8 to 0");
+  });
+
   it("never raises a rating, never moves a failing one or one under 80 words, and stays within its reach (every labelled ticket)", () => {
     const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
     let lowered = 0;

@@ -2251,6 +2251,13 @@ Changes       Written change request with cost and date impact before work start
     expect(review.criteria.find((c) => c.id === "payment-terms")).toMatchObject({ status: "partial", evidence: expect.stringContaining('a gap left in ("[X]")') });
   });
 
+  it("a list's 'a)' is no answer, and a question already marked keeps its line ('- Does it work?' over 'A: yes')", () => {
+    expect(prepare("Which browsers?\na) Chrome\nb) Firefox")).toBe("Which browsers?\na) Chrome\nb) Firefox");
+    expect(prepare("- Does it work?\nA: yes")).toBe("- Does it work?\nyes");
+    expect(prepare("## What is excluded?\nA: the app")).toBe("## What is excluded?\nthe app");
+    expect(prepare("Q3.2 Payment schedule.\n\nA: 20% on signing")).toBe("### Payment schedule\n\n20% on signing");
+  });
+
   it("a response form's question heads its answer ('Q3.2 Payment schedule.' over 'A: 20% on signing ...', 'What do we get?' over 'A: ...')", () => {
     const review = reviewQuote(`Q3.1 Total price.
 A: Fixed price NZD 86,000.00 excl. GST.
@@ -2281,6 +2288,16 @@ A: Variations priced at NZD 175/hour and agreed in writing before work begins.`,
     expect(payment(dotted, "30% at kick-off – EUR 26,136\n40% at validation – EUR 34,848\n30% at production start – EUR 26,136")).toMatchObject({ ok: true });
   });
 
+  it("'Network setup' and the first item after 'excluding VAT:' are no price before tax, and a figure beside the price is not what instalments may split", () => {
+    const payment = (price: string, instalments: string) =>
+      reviewQuote(`Price\n${price}\n\nPayment terms\n${instalments}, payable within 30 days of invoice.`, quoteRubric, noServices, url).consistency.find((c) => c.check === "payment-amounts");
+    expect(payment("Network setup: EUR 5,000\nDevelopment: EUR 20,000", "EUR 12,500 on signing and EUR 12,500 on delivery")?.ok ?? true).toBe(true);
+    expect(payment("Fixed price, excl. VAT – EUR 72,000\nDesign: EUR 20,000", "EUR 10,000 on signing and EUR 10,000 on delivery")).toMatchObject({ ok: false });
+    expect(payment("Fixed price €12,000 + IVA 23% (€2,760) = €14,760", "€7,380 on start and €7,380 on handover")).toMatchObject({ ok: true });
+    // After "excluding VAT:" come the items, not the price before tax.
+    expect(payment("The price is 14,500 EUR, fixed, excluding VAT: 3,500 EUR for exploration, 7,000 EUR for modelling and 4,000 EUR for the handover.", "5,000 EUR when I start and 9,500 EUR at handover")?.ok ?? true).toBe(true);
+  });
+
   it("a deck's '[Slide 5]' and a chat's '[29/9 18:03]' say where a term came from: no gap", () => {
     const payment = "50% (€ 3.450,00) at the start and 50% (€ 3.450,00) at go-live, payable within 14 days of the invoice.";
     for (const source of ["[Slide 10]", "[29/9 18:03] Emilio:", "[10:02 am]"]) {
@@ -2289,6 +2306,8 @@ A: Variations priced at NZD 175/hour and agreed in writing before work begins.`,
     }
     const gap = reviewQuote(`Payment terms\n[Slide 10] ${payment.replace("14", "[number of]")}`, quoteRubric, noServices, url);
     expect(gap.criteria.find((c) => c.id === "payment-terms")!.evidence).toContain('a gap left in ("[number of]")');
+    const zeros = reviewQuote(`Payment terms\n50% (€ [0,000]) at the start and 50% at go-live, payable within 14 days of the invoice.`, quoteRubric, noServices, url);
+    expect(zeros.criteria.find((c) => c.id === "payment-terms")!.evidence).toContain('a gap left in ("[0,000]")');
   });
 
   it("a quotation's header ('**Date:** 2025-06-16'), a payment date and a warranty after go-live are no timeline", () => {

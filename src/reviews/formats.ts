@@ -301,14 +301,29 @@ export function unwrapPdf(text: string): string {
 }
 
 // "Q3.2 Payment schedule.\nA: 20% on signing ...": a response form's answer under its question.
-const ANSWER_UNDER_QUESTION = /^[ \t]*(?:Q(?:uestion)?\s?\d+(?:\.\d+)*[:.)]?[ \t]+([^\n]{2,120}?)[.:]?|([^\n]{2,120}\?))[ \t]*\n(?:[ \t]*\n)?[ \t]*(?:A|Ans\.?|Answer)\s?\d*(?:\.\d+)*\s?[:.)][ \t]+/gim;
+// "A:" is a capital (a list's "a)" is no answer), and each pattern reads one line, anchored at
+// both ends with no two parts able to take the same spaces: a line of tabs costs what it is long.
+const ANSWER = /^[ \t]*(?:A|Ans\.?|Answer|ANSWER)[ \t]?(?:\d+(?:\.\d+)*)?[ \t]?[:.][ \t]+(?=\S)/;
+const NUMBERED_QUESTION = /^[ \t]*Q(?:uestion)?[ \t]?\d+(?:\.\d+)*[:.)]?[ \t]+(\S(?:[^\n]{0,118}\S)?)$/;
+const ASKED = /^[ \t]*([^\s#>*+\-|\d][^\n]{0,118}\?)[ \t]*$/;
 
 /**
  * A response form's question heads its answer: the question names the term ("Payment schedule",
- * "What is excluded?"), and "A:" names nothing.
+ * "What is excluded?"), and "A:" names nothing. A question already marked (a heading, a list
+ * item) keeps its line; its answer only loses the "A:".
  */
 function answersUnderQuestions(text: string): string {
-  return text.replace(ANSWER_UNDER_QUESTION, "### $1$2\n");
+  const lines = text.split("\n");
+  for (let i = 1; i < lines.length; i++) {
+    const answer = ANSWER.exec(lines[i]!);
+    if (!answer) continue;
+    const q = lines[i - 1]!.trim() === "" && i >= 2 ? i - 2 : i - 1;
+    const question = NUMBERED_QUESTION.exec(lines[q]!) ?? ASKED.exec(lines[q]!);
+    if (question) lines[q] = `### ${question[1]!.replace(/[.:]$/, "")}`;
+    else if (!/\?[ \t]*$/.test(lines[q]!)) continue;
+    lines[i] = lines[i]!.slice(answer[0].length);
+  }
+  return lines.join("\n");
 }
 
 // "As a dispatcher / I want to save my filter / So that ...": a user story told a line a part.

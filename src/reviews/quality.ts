@@ -102,8 +102,9 @@ const VAGUE_HEAD = /\b(?:everything|anything|whatever|all (?:that is|that's|thin
 
 // A template's gap left in a sentence: <describe>, [e.g. iOS], [insert date], "within [X] days", [DD.MM.2025], {{name}}, TBD
 // ("< 4 hours" and "> 99.5%" are comparisons: a gap's brackets hold it without spaces). A
-// deck's "[Slide 5]" and a chat's "[29/9 18:03]" are where the text came from, not gaps.
-const LEFT_IN = /<(?=\S)[^<>\n]{1,60}(?<=\S)>|\[(?![ xX]\]|\s*(?=[\w.#-]*\d)[\w.#-]*\s*\]|\s*(?:slide|page|p\.)\s*\d{1,3}\s*\]|[\d/.:, -]{0,20}\d(?:\s?[ap]m)?\s*\])[^\[\]\n]{1,80}\](?!\()|(?<=\S )\[[xX]\]|\[[^\]\n]{0,20}\b(?:DD|MM|YYYY|YY|HH)\b[^\]\n]{0,20}\]|\[\s*\]|\{\{[^}\n]*\}\}|\bXX+\b|\b(?:tbd|tba|tbc)\b/i;
+// deck's "[Slide 5]" and a chat's "[29/9 18:03]" are where the text came from, not gaps ("[0,000]"
+// and "[00/00]", all zeros, are).
+const LEFT_IN = /<(?=\S)[^<>\n]{1,60}(?<=\S)>|\[(?![ xX]\]|\s*(?=[\w.#-]*\d)[\w.#-]*\s*\]|\s*(?:slide|page|p\.)\s*\d{1,3}\s*\]|(?=[^\]\n]{0,30}[1-9])[\d/.:, -]{0,20}\d(?:\s?[ap]m)?\s*\])[^\[\]\n]{1,80}\](?!\()|(?<=\S )\[[xX]\]|\[[^\]\n]{0,20}\b(?:DD|MM|YYYY|YY|HH)\b[^\]\n]{0,20}\]|\[\s*\]|\{\{[^}\n]*\}\}|\bXX+\b|\b(?:tbd|tba|tbc)\b/i;
 
 /** The first gap a template left in the text, if any. */
 export function leftIn(text: string): string | undefined {

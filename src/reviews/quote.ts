@@ -216,9 +216,12 @@ const TOTAL_ROW = /^[\s|*_]*(?:[\p{L}-]+\s+)?(?:sub-?)?total\b/iu;
 // (A price stated "excluding VAT" in the payment terms is what they split, and stays out.)
 const TAX_LEFT_OUT = /\(\s*(?:excl\.?|excluding|exclusive of|ex|net of|before|without)\s*(?:vat|tax|gst|hst|mwst|btw|iva|tva|moms|mva)\s*\)\s*:/gi;
 // "Fixed price NZD 86,000.00 excl. GST; GST 15% NZD 12,900.00; total NZD 98,900.00", "Net PLN
-// 310,000.00": instalments may split the price before tax ("all amounts plus GST").
+// 310,000.00": instalments may split the price before tax ("all amounts plus GST"). After a colon
+// ("14,500 EUR, fixed, excluding VAT: 3,500 EUR for exploration, ...") come the items.
 const TAX_AFTER = /^\s*\(?\s*(?:excl\.?|excluding|exclusive of|ex\.?|net of|before|plus|\+)\s*(?:vat|tax|gst|hst|mwst|btw|iva|tva|moms|mva|sales tax)\b/i;
-const NET_BEFORE = /\b(?:net(?:\s+(?:price|fee|total|amount))?|(?:excl\.?|excluding|exclusive of|ex\.?|net of|before)\s*(?:vat|tax|gst|hst|mwst|btw|iva|tva|moms|mva|sales tax))[^\d\n]{0,12}$/i;
+const NET_BEFORE = /\b(?:net\b(?:\s+(?:price|fee|total|amount))?|(?:excl\.?|excluding|exclusive of|ex\.?|net of|before)\s*(?:vat|tax|gst|hst|mwst|btw|iva|tva|moms|mva|sales tax))[^\d\n:]{0,12}$/i;
+
+const WITH_TAX = /\b(?:incl\.?|including|inclusive of|gross|with (?:vat|gst|tax))\b/i;
 
 function netOfTax(priceBlock: string): number[] {
   return amounts(priceBlock)
@@ -345,11 +348,14 @@ export function consistency(all: string, priceText: string, paymentText: string,
   const priced = found.filter((a) => !a.rate);
   const single = priced.length === 1 && /\b(?:fixed|price|fee|total|cost|budget)\b/i.test(priced[0]!.line) && !/\d\S*\s+for\b|\b(?:breaks? down|broken down|consist|made up|compris)/i.test(priced[0]!.line) ? priced[0]!.value : undefined;
   // "Fixed price, excl. VAT – EUR 72,000 / VAT 21% / Total incl. VAT – EUR 87,120": with no total
-  // to split, the price before tax is one, and any figure the price states may be what is split.
+  // to split, the price before tax is one, and so is the price with its tax ("incl. VAT", "gross",
+  // "= €14,760" after "€12,000 + IVA 23% (€2,760)").
   const beforeTax = netOfTax(priceBlock);
   const given = totals[0]?.value ?? (stated.length === 1 ? stated[0]!.stated : single);
   const total = given ?? beforeTax[0];
-  const anyStated = given === undefined && total !== undefined ? amounts(priceBlock).filter((a) => !a.rate).map((a) => a.value) : [];
+  const withTax = given === undefined && total !== undefined
+    ? amounts(priceBlock).filter((a) => !a.rate && (WITH_TAX.test(a.line) || /=\s*[^\d\n]{0,6}$/.test(a.line.slice(Math.max(0, a.at - 10), a.at)))).map((a) => a.value)
+    : [];
   // A share's row ("At launch | 30% | £8,720") is an instalment; a rate, a total or VAT is not.
   // "50% of the one-time total on signing ($2,875)": a share of the total is an instalment all the same.
   const instalment = onceper((line) => !NOT_AN_INSTALMENT.test(line.replace(SHARE_OF_TOTAL, "%").replace(TAX_LEFT_OUT, " ")));
@@ -369,7 +375,7 @@ export function consistency(all: string, priceText: string, paymentText: string,
     // instalments split what is paid once, beside a fee paid by the month.
     const recurring = RECURRING_PAYMENT.test(paymentText) ? rows.filter(([line]) => RECURRING_ITEM.test(line) && !isTotal(line)).flatMap(([, on]) => on.filter((a) => !a.rate).slice(-1)) : [];
     const once = total !== undefined && recurring.length > 0 ? [total - sumOf(recurring)] : [];
-    const price = [total, ...nearby.filter(([line, on]) => totalLine(line) && on.some((a) => !a.rate)).map(([line, on]) => totalOf(on, line).value), ...namedItems, ...namedTogether, ...once, ...beforeTax, ...anyStated].find((t) => Math.abs(sum - t) < 1);
+    const price = [total, ...nearby.filter(([line, on]) => totalLine(line) && on.some((a) => !a.rate)).map(([line, on]) => totalOf(on, line).value), ...namedItems, ...namedTogether, ...once, ...beforeTax, ...withTax].find((t) => Math.abs(sum - t) < 1);
     const split = price !== total && price === namedTogether[0] ? "the items they name" : price !== total && price === once[0] ? "what is paid once" : "the price";
     checks.push({
       check: "payment-amounts",

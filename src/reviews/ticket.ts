@@ -96,7 +96,7 @@ function read(ruled: Assessment, words: number, text: string, type: TicketType, 
   const like = likeness(ticketReader as ReaderModel, text, type);
   const cut = Math.round(reach * Math.max(0, 1 - like / DOUBT) * 10) / 10;
   if (cut === 0) return { result: ruled };
-  const rating = Math.round((ruled.score - cut) * 10) / 10;
+  const rating = Math.max(0, Math.round((ruled.score - cut) * 10) / 10);
   const result = { ...ruled, score: rating, passed: rating >= ruled.threshold };
   return {
     result,

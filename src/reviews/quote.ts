@@ -212,19 +212,22 @@ const SHARE_OF_TOTAL = /%\s+of\s+(?:the\s+|our\s+|your\s+)?(?:[\p{L}-]+\s+){0,2}
 const SHARE_TAKEN_OF = /%\s+of\s+[^%\n]{0,40}?\b(?:total|price|fee|amount|sum)\b(?:\s+\p{L}+){0,2}?\s+(?:of|is)\s*$/iu;
 // "| **Project total** | 100% |", "Total: 100%": a row that a total heads.
 const TOTAL_ROW = /^[\s|*_]*(?:[\p{L}-]+\s+)?(?:sub-?)?total\b/iu;
+// The names of a sales tax, and the words that leave it out of an amount.
+const TAX_NAMES = "vat|tax|gst|hst|mwst|btw|iva|tva|moms|mva";
+const LEAVING_OUT = "excl\\.?|excluding|exclusive of|ex\\.?|net of|before";
 // "Instalments (excl. GST): NZ$24,000 on discovery sign-off": what the amounts leave out is no tax line.
 // (A price stated "excluding VAT" in the payment terms is what they split, and stays out.)
-const TAX_LEFT_OUT = /\(\s*(?:excl\.?|excluding|exclusive of|ex|net of|before|without)\s*(?:vat|tax|gst|hst|mwst|btw|iva|tva|moms|mva)\s*\)\s*:/gi;
+const TAX_LEFT_OUT = new RegExp(`\\(\\s*(?:${LEAVING_OUT}|without)\\s*(?:${TAX_NAMES})\\s*\\)\\s*:`, "gi");
 // "Fixed price NZD 86,000.00 excl. GST; GST 15% NZD 12,900.00; total NZD 98,900.00", "Net PLN
 // 310,000.00": instalments may split the price before tax ("all amounts plus GST"). After a colon
 // ("14,500 EUR, fixed, excluding VAT: 3,500 EUR for exploration, ...") come the items.
-const TAX_AFTER = /^\s*\(?\s*(?:excl\.?|excluding|exclusive of|ex\.?|net of|before|plus|\+)\s*(?:vat|tax|gst|hst|mwst|btw|iva|tva|moms|mva|sales tax)\b/i;
-const NET_BEFORE = /\b(?:net\b(?:\s+(?:price|fee|total|amount))?|(?:excl\.?|excluding|exclusive of|ex\.?|net of|before)\s*(?:vat|tax|gst|hst|mwst|btw|iva|tva|moms|mva|sales tax))[^\d\n:]{0,12}$/i;
+const TAX_AFTER = new RegExp(`^\\s*\\(?\\s*(?:${LEAVING_OUT}|plus|\\+)\\s*(?:${TAX_NAMES}|sales tax)\\b`, "i");
+const NET_BEFORE = new RegExp(`\\b(?:net\\b(?:\\s+(?:price|fee|total|amount))?|(?:${LEAVING_OUT})\\s*(?:${TAX_NAMES}|sales tax))[^\\d\\n:]{0,12}$`, "i");
 
 const WITH_TAX = /\b(?:incl\.?|including|inclusive of|gross|with (?:vat|gst|tax))\b/i;
 
-function netOfTax(priceBlock: string): number[] {
-  return amounts(priceBlock)
+function netOfTax(inBlock: readonly Amount[]): number[] {
+  return inBlock
     .filter((a) => !a.rate && (TAX_AFTER.test(a.line.slice(a.at + a.raw.length, a.at + a.raw.length + 30)) || NET_BEFORE.test(a.line.slice(Math.max(0, a.at - 30), a.at))))
     .map((a) => a.value);
 }
@@ -246,7 +249,10 @@ export function consistency(all: string, priceText: string, paymentText: string,
   const found = amounts(priceText);
   const item = onceper((line) => !NOT_AN_ITEM.test(line) && !SUBTOTAL.test(line));
   const totalLine = onceper((line) => TOTAL.test(line));
-  const lines = found.filter((a) => item(a.line)).length < 2 || !found.some((a) => totalLine(a.line)) ? amounts(priceBlock) : found;
+  // The price's whole block, read once and only when asked for.
+  let blockAmounts: Amount[] | undefined;
+  const inBlock = () => (blockAmounts ??= amounts(priceBlock));
+  const lines = found.filter((a) => item(a.line)).length < 2 || !found.some((a) => totalLine(a.line)) ? inBlock() : found;
   // The total the items should add up to: a subtotal when there is one (VAT comes after it),
   // else a total that is not the amount including VAT.
   // On a line with other amounts ("boards at €2,600: total €52,000"), the total is the one after the word.
@@ -350,11 +356,11 @@ export function consistency(all: string, priceText: string, paymentText: string,
   // "Fixed price, excl. VAT – EUR 72,000 / VAT 21% / Total incl. VAT – EUR 87,120": with no total
   // to split, the price before tax is one, and so is the price with its tax ("incl. VAT", "gross",
   // "= €14,760" after "€12,000 + IVA 23% (€2,760)").
-  const beforeTax = netOfTax(priceBlock);
+  const beforeTax = netOfTax(inBlock());
   const given = totals[0]?.value ?? (stated.length === 1 ? stated[0]!.stated : single);
   const total = given ?? beforeTax[0];
   const withTax = given === undefined && total !== undefined
-    ? amounts(priceBlock).filter((a) => !a.rate && (WITH_TAX.test(a.line) || /=\s*[^\d\n]{0,6}$/.test(a.line.slice(Math.max(0, a.at - 10), a.at)))).map((a) => a.value)
+    ? inBlock().filter((a) => !a.rate && (WITH_TAX.test(a.line) || /=\s*[^\d\n]{0,6}$/.test(a.line.slice(Math.max(0, a.at - 10), a.at)))).map((a) => a.value)
     : [];
   // A share's row ("At launch | 30% | £8,720") is an instalment; a rate, a total or VAT is not.
   // "50% of the one-time total on signing ($2,875)": a share of the total is an instalment all the same.
@@ -365,7 +371,7 @@ export function consistency(all: string, priceText: string, paymentText: string,
     const sum = Math.round(instalments.reduce((s, a) => s + a.value, 0) * 100) / 100;
     // Instalments may split the price with its tax: "Sub-total 3,90,000 / Grand Total 4,60,200".
     // A total stated in the next sentence ("GST adds ₹81,000, for a total of ₹5,31,000") counts too.
-    const nearby = lines === found ? [...byLine, ...groupByLine(amounts(priceBlock))] : [...byLine];
+    const nearby = lines === found ? [...byLine, ...groupByLine(inBlock())] : [...byLine];
     // "Build: 50% ($14,000) at kickoff and 50% ($14,000) at go-live" splits the item it names ("| Build (fixed) | $28,000 |").
     const named = new Set(instalments.map((a) => nameOf(a.line)));
     const namedItems = items.filter((a) => named.has(nameOf(a.line))).map((a) => a.value);
@@ -410,7 +416,7 @@ const COUNT_WORDS = Object.keys(COUNT).join("|");
 /** "30%", and "20% after each of the three sprints": a share, times how many times it is paid. */
 const SHARES = new RegExp(`\\b(\\d{1,3}(?:[.,]\\d+)?)\\s?(?:%|percent\\b)(?:[^%\\n;]{0,30}?\\beach of (?:the |our |your )?(\\d|${COUNT_WORDS})\\b)?`, "gi");
 // "GST at 9% is added to each invoice", "1.5% a month on late payments": a rate on top, not a share.
-const NOT_A_SHARE = /\b(?:vat|tax|gst|hst|mwst|btw|iva|tva|moms|mva|discount|interest|late|overdue|penalty|surcharge)\b/i;
+const NOT_A_SHARE = new RegExp(`\\b(?:${TAX_NAMES}|discount|interest|late|overdue|penalty|surcharge)\\b`, "i");
 const EQUAL_INSTALMENTS = new RegExp(
   `\\b(?:fee|price|total|cost|sum|budget)\\b[^.;\\d]{0,30}?(?<price>${AMOUNT})[^.;]{0,80}?\\b(?<count>\\d{1,2}|${COUNT_WORDS}) (?:equal )?(?:monthly |quarterly |annual |yearly )?(?:instal?ments|payments|invoices|parts) of (?<each>${AMOUNT})`,
   "giu",

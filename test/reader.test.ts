@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
-import { readFile, writeFile } from "node:fs/promises";
+import * as fs from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
@@ -9,7 +10,7 @@ import type { TicketRubric, TicketType } from "../src/catalog/types.js";
 import { tally } from "../src/eval/agreement.js";
 import { loadLabelled, type LabelledItem } from "../src/eval/labelled.js";
 import { judgeTickets } from "../src/eval/reviews.js";
-import { trainTicketReader } from "../src/eval/train-reader.js";
+import { trainTicketReader, writeReader } from "../src/eval/train-reader.js";
 import { likeness, readerFeatures, trainReader, type ReaderModel } from "../src/reviews/reader.js";
 import { reviewTicket } from "../src/reviews/ticket.js";
 import committed from "../src/reviews/ticket-reader.json" with { type: "json" };
@@ -135,6 +136,22 @@ describe("the ticket reader", () => {
     // Measured: 555 and 548 of 636 (README, "How reviews are judged").
     expect(withReader.agree - alone.agree).toBeGreaterThanOrEqual(5);
   }, 60_000);
+
+  it("leaves the old model whole when the disk fills half-way through writing the new one", async () => {
+    const dir = await tempDir("frontdesk-train-");
+    const file = join(dir, "reader.json");
+    await writeFile(file, "the old model\n");
+    const full: typeof fs.writeFile = async (path, data) => {
+      await fs.writeFile(path, String(data).slice(0, 100));
+      throw Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
+    };
+    const model = trainReader([{ text: "steps and version", pass: true }, { text: "broken somehow", pass: false }]);
+    await expect(writeReader(model, file, { ...fs, writeFile: full })).rejects.toThrow(`cannot write the model to ${file} (ENOSPC): give --out a file in a folder that exists and is writable, on a disk with room`);
+    expect(await readFile(file, "utf8")).toBe("the old model\n");
+    expect(await readdir(dir)).toEqual(["reader.json"]);
+    await writeReader(model, file);
+    expect(JSON.parse(await readFile(file, "utf8"))).toEqual(model);
+  });
 
   it("is retrained by `frontdesk train reader`, which names what it can train when asked for something else", async () => {
     const run = promisify(execFile);

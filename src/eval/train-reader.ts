@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import * as fs from "node:fs/promises";
 import { trainReader, type ReaderModel } from "../reviews/reader.js";
 import { loadLabelled } from "./labelled.js";
 
@@ -17,9 +17,21 @@ export async function trainTicketReader(fixtures: string): Promise<ReaderModel> 
   return trainReader(items.map((i) => ({ text: i.text, ...(i.type ? { type: i.type } : {}), pass: i.expected === "pass" })));
 }
 
-/** One feature per line, so a retraining shows in a review as the weights it moved. */
-export async function writeReader(model: ReaderModel, file: string): Promise<void> {
-  await writeFile(file, `${JSON.stringify(model, null, 1)}\n`).catch((error: NodeJS.ErrnoException) => {
-    throw new Error(`cannot write the model to ${file} (${error.code ?? error.message}): give --out a file in a folder that exists and is writable`);
-  });
+/** The file operations writing a model takes (tests hand in ones that fail as a full disk does). */
+export type ModelFiles = Pick<typeof fs, "writeFile" | "rename" | "rm">;
+
+/**
+ * One feature per line, so a retraining shows in a review as the weights it moved. Written beside
+ * the file and renamed over it: a full disk or a stop half-way leaves the old model whole.
+ */
+export async function writeReader(model: ReaderModel, file: string, files: ModelFiles = fs): Promise<void> {
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    await files.writeFile(temporary, `${JSON.stringify(model, null, 1)}\n`);
+    await files.rename(temporary, file);
+  } catch (error) {
+    await files.rm(temporary, { force: true });
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new Error(`cannot write the model to ${file} (${code ?? message}): give --out a file in a folder that exists and is writable, on a disk with room`);
+  }
 }

@@ -401,6 +401,14 @@ Billing 2.4.1 on staging, Firefox 128`;
     expect(review.rating).toBeLessThan(4);
   });
 
+  it("a template's gap holding a question or a full stop is one gap, not two sentences (#18, ticket set fit2)", () => {
+    for (const gap of ["<why are we doing this? link the incident / OKR>", "[Explain the reason. Link the incident.]"]) {
+      const review = reviewTicket({ type: "task", ticketText: `Task: automate refund scenarios in the e2e suite (payments-api v5, staging)\n\nContext: ${gap}\n\nDone when both scenarios run in the nightly e2e pipeline and pass 5 nights in a row.` }, ticketRubric);
+      expect(status(review).why, gap).toBe("missing");
+      expect(review.passed, gap).toBe(false);
+    }
+  });
+
   it("an unfilled GitHub bug template rates below 4", () => {
     const review = bug(`**Describe the bug**
 A clear and concise description of what the bug is.

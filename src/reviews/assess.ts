@@ -372,10 +372,19 @@ function sentences(text: string): string[] {
   const found: string[] = [];
   for (const piece of text.split(SENTENCE_END)) {
     const last = found[found.length - 1];
-    if (last !== undefined && ABBREVIATION.test(last)) found[found.length - 1] = `${last} ${piece}`;
+    if (last !== undefined && (ABBREVIATION.test(last) || unclosed(last))) found[found.length - 1] = `${last} ${piece}`;
     else found.push(piece);
   }
   return found;
+}
+
+// "<why are we doing this? link the incident>", "(see the log. It repeats)": a sentence ends
+// only outside brackets, so a template's gap stays one gap and is read as one.
+const OPENERS = /\(|\[|<(?=\S)/g;
+const CLOSERS = /[)\]>]/g;
+
+function unclosed(text: string): boolean {
+  return (text.match(OPENERS)?.length ?? 0) > (text.match(CLOSERS)?.length ?? 0);
 }
 
 // A dictated note or a chat message can run on for a paragraph without a full stop ("..., so what

@@ -652,6 +652,16 @@ Actual: it's not right.`);
 });
 
 describe("what chat, dictation and Gherkin features carry (#18, from ticket set N's dev part)", () => {
+  it("a chat message's line opening with a label is a field of its own, not the end of the line above (ticket set fit2)", () => {
+    const review = bug(`[#data-eng] dmitri.k 10:42
+csv export bug, prod-eu build 2024.06.2:
+GET /v2/reports/export?format=csv on any report where customer name is containing a newline (example account 88213) -> row is split in two, columns are shifting
+should be: field quoted per RFC 4180, one row per record
+repro every time with this account`);
+    expect(review.criteria.find((c) => c.id === "expected-behaviour")).toMatchObject({ status: "met", evidence: expect.stringMatching(/^field quoted per RFC 4180/) });
+    expect(review.passed).toBe(true);
+  });
+
   const feature = (ticketText: string) => reviewTicket({ ticketText, type: "feature" }, ticketRubric);
   const scenarios = `  Scenario: Player reconnects within the grace period
     Given a player is in a ranked 5v5 match
@@ -2154,6 +2164,31 @@ A secure portal for client intake. Fixed fee $11,500, 6 weeks, to be ordered in 
     // Items that miss the price are still caught.
     const wrong = reviewQuote("Our fixed price is KES 800,000 excluding VAT: KES 180,000 for conversation design, KES 520,000 for the build and integrations, and KES 150,000 for testing and launch. With VAT at 16% (KES 128,000) the total is KES 928,000.", quoteRubric, noServices, url);
     expect(wrong.consistency.find((c) => c.check === "total")).toMatchObject({ ok: false });
+  });
+
+  it("a price that leads its items in is made by them, not by the instalments after its total; a total's line naming the tax states the price before it (quote set fit2)", () => {
+    const total = (text: string) => reviewQuote(text, quoteRubric, noServices, url).consistency.find((c) => c.check === "total");
+    const led = "Our fixed price is £38,400 plus VAT: £5,600 for discovery, £12,800 for alpha, £16,000 for the beta build and £4,000 for the accessibility audit. VAT at 20% is £7,680, giving £46,080 in total. We would invoice £5,600 at the end of discovery, £12,800 at the end of alpha and £20,000 at the beta launch, each plus VAT and payable within 30 days.";
+    expect(total(led)).toMatchObject({ ok: true, message: expect.stringContaining("38400") });
+    expect(total(led.replace("£4,000 for the", "£4,500 for the"))).toMatchObject({ ok: false });
+    const net = "My fee is a fixed ₹3,60,000 plus 18% GST of ₹64,800, so ₹4,24,800 in total. That breaks down into ₹80,000 for data preparation, ₹1,70,000 for modelling, ₹70,000 for the dashboard and ₹40,000 for documentation and handover.";
+    expect(total(net)).toMatchObject({ ok: true, message: expect.stringContaining("360000") });
+    expect(total(net.replace("₹40,000 for", "₹45,000 for"))).toMatchObject({ ok: false });
+  });
+
+  it("reads every figure of a total's sum under a label naming the currency ('5.5 Total — 8,40,000 + GST 18% (1,51,200) = 9,91,200'), and 'Base' as the subtotal before the tax (quote set fit2)", () => {
+    const total = (text: string) => reviewQuote(text, quoteRubric, noServices, url).consistency.find((c) => c.check === "total");
+    const summed = "5. Price (INR, excl. GST)\n5.1 Discovery and field mapping — 60,000\n5.2 Extraction pipeline — 4,20,000\n5.3 Review screen — 2,10,000\n5.4 Tally integration — 1,50,000\n5.5 Total — 8,40,000 + GST 18% (1,51,200) = 9,91,200";
+    expect(total(summed)).toMatchObject({ ok: true, message: expect.stringContaining("840000") });
+    expect(total(summed.replace("— 1,50,000", "— 1,60,000"))).toMatchObject({ ok: false });
+    const base = "| Concept | Amount |\n|---|---|\n| UX/UI design | 3.900 € |\n| Web platform | 11.700 € |\n| **Base** | **15.600 €** |\n| IVA 21% | 3.276 € |\n| **Total** | **18.876 €** |";
+    expect(total(base)).toMatchObject({ ok: true, message: expect.stringContaining("15600") });
+    expect(total(base.replace("11.700", "11.900"))).toMatchObject({ ok: false });
+  });
+
+  it("reads a non-native writer's labels: 'Client gives' as what the client provides, 'Property' as ownership, 'RGPD' as data protection (quote set fit2)", () => {
+    const review = reviewQuote("## Conditions\n- **Client gives:** texts, prices of boats and the Stripe account before 23/01/2026.\n- **Property:** the source code and design are of the client when all is paid.\n- **RGPD:** data of customers in servers in EU (Frankfurt), we sign contract of data processor.", quoteRubric, noServices, url);
+    expect(status(review)).toMatchObject({ "assumptions-responsibilities": "met", "intellectual-property": "met", "confidentiality-data": "met" });
   });
 
   it("reads a table laid out with tabs as one table under its header: a row's first cell ('Start', 'Invoice sync live') names no section of its own", () => {

@@ -286,8 +286,9 @@ export function unwrapPdf(text: string): string {
       out.push(line);
       continue;
     }
-    // "who: ward managers ...\nproblem: today a swap ...": lines that each open with a label, in any case, are a list.
-    const labels = ANY_LABEL_START.test(next) && ANY_LABEL_START.test(lines[i - 1]!.trim());
+    // "who: ward managers ...\nproblem: today a swap ...": lines that each open with a label, in any case, are a list; in a
+    // text not wrapped at a width, one line opening with a label ("should be: one row per record") is a field of its own.
+    const labels = ANY_LABEL_START.test(next) && (width === undefined || ANY_LABEL_START.test(lines[i - 1]!.trim()));
     const goesOn = !labels && !/;\s*$/.test(prev) && (/^\p{Ll}/u.test(next) || /^\d/.test(next) || MONTH_START.test(next));
     const wrapped =
       width !== undefined &&

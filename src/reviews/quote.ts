@@ -277,14 +277,21 @@ export function consistency(all: string, priceText: string, paymentText: string,
   // "Year 1 total: R 36 000,00 + 12 × R 28 500,00 = R 378 000,00": a total its line sums is checked as that sum.
   if (totals.length > 0 && items.length >= 2 && sums(totals[0]!.line).length === 0) {
     const sum = sumOf(items);
-    // The quote adds up when one plain reading does: the items, or only those over the first total
-    // line (what follows it, "Optional add-ons, not part of the total above", is no part of it),
-    // make a total it states, as they are or with the discount and tax on its lines.
-    const firstTotal = rows.findIndex(([line]) => isTotal(line));
-    const readings = firstTotal > 0 ? [sum, sumOf(pricedItems(rows.slice(0, firstTotal)))] : [sum];
+    // The quote adds up when one plain reading does: the items, or only those over a total line
+    // (what follows the first, "Optional add-ons, not part of the total above", is no part of it;
+    // a price that leads its items in, "Our fixed price is £38,400 plus VAT: £5,600 for discovery,
+    // ...", is made by those up to the next total, not by the instalments after it), make a total
+    // it states, as they are or with the discount and tax on its lines.
+    const totalRows = rows.flatMap(([line], i) => (isTotal(line) ? [i] : []));
+    const stretches = totalRows.map((end, k) => pricedItems(rows.slice(k === 0 ? 0 : totalRows[k - 1]! + 1, end))).filter((part) => part.length > 0);
+    const readings = [sum, ...stretches.map(sumOf)];
     const discount = steps.filter((n) => n < 0).reduce((a, n) => a + n, 0);
     const tax = steps.filter((n) => n > 0).reduce((a, n) => a + n, 0);
-    const stated = rows.filter(([line, on]) => isTotal(line) && on.some((a) => !a.rate)).map(([line, on]) => totalOf(on, line).value);
+    // "A fixed ₹3,60,000 plus 18% GST of ₹64,800, so ₹4,24,800 in total": a total's line that
+    // names the tax states the price before it as well.
+    const stated = rows
+      .filter(([line, on]) => isTotal(line) && on.some((a) => !a.rate))
+      .flatMap(([line, on]) => [totalOf(on, line).value, ...(TAX_LINE.test(line) ? on.filter((a) => !a.rate).map((a) => a.value) : [])]);
     const made = stated.find((t) => readings.some((added) => [0, discount, tax, discount + tax].some((step) => Math.abs(added + step - t) < 1)));
     checks.push({
       check: "total",
@@ -427,9 +434,9 @@ const EQUAL_INSTALMENTS = new RegExp(
 const nameOf = (line: string) => /\p{L}{3,}(?:\s+\d{1,2}\b)?/u.exec(line)?.[0].toLowerCase();
 const sumOf = (list: readonly Amount[]) => Math.round(list.reduce((s, a) => s + a.value, 0) * 100) / 100;
 // "| **Net** | **18** | **EUR 15.840,00** |", "Netto: 15.840,00": the sum before tax, named as a row's label, is a subtotal.
-const SUBTOTAL = /\bsub-?total\b|^[\s|*_]*(?:total )?net(?:to|t)?(?: (?:total|amount|price|sum))?[\s*_]*(?:\||:)/i;
+const SUBTOTAL = /\bsub-?total\b|^[\s|*_]*(?:tax(?:able)? )?base(?: imponible| amount)?[\s*_]*(?:\||:)|^[\s|*_]*(?:total )?net(?:to|t)?(?: (?:total|amount|price|sum))?[\s*_]*(?:\||:)/i;
 // "Our fixed price is ...", "the price is ...", not "the licence cost is €1,000" (an item).
-const PRICE_IS = /\b(?:our|the|this|your) (?:total |overall |fixed |project )?(?:price|fee) (?:is|comes to|amounts to)\b|\bfixed (?:price|fee) of\b/i;
+const PRICE_IS = /\b(?:my|our|the|this|your) (?:total |overall |fixed |project )?(?:price|fee) (?:is|comes to|amounts to)\b|\bfixed (?:price|fee) of\b/i;
 /**
  * A tax or discount line's signed amount: "VAT 20%: €4,000", "Plus GST at 9% (S$3,240)",
  * "Early-signature discount -€2,000": the line's one amount. A line that states a price without or

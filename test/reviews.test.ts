@@ -2191,6 +2191,33 @@ A secure portal for client intake. Fixed fee $11,500, 6 weeks, to be ordered in 
     expect(status(review)).toMatchObject({ "assumptions-responsibilities": "met", "intellectual-property": "met", "confidentiality-data": "met" });
   });
 
+  it("reads plain labels a small firm writes: 'What we expect from you', 'Approval', 'Who', and a date written 11-03-2025 (quote set fit2)", () => {
+    const review = reviewQuote("What we expect from you\nYou deliver the article and customer lists in Excel before 14-3-2025 and give 1 key user for 1 day in the week.\n\nApproval\nBefore go live we do a test day together with your key user. When the test day is good you sign the go-live form.\n\nWho\nJoost Pieterse (project leader), Fatima El Idrissi (Odoo consultant).\n\nValid\nThis offerte is valid till 11-03-2025.", quoteRubric, noServices, url);
+    expect(status(review)).toMatchObject({ "assumptions-responsibilities": "met", acceptance: "met", "team-roles": "met", validity: "met" });
+    const delivered = reviewQuote("What we deliver:\n- the audit of your data (Shopify, GA4) with a note of 8 pages\n- the recommendation model and an API hosted on your Google Cloud project", quoteRubric, noServices, url);
+    expect(status(delivered).deliverables).toBe("met");
+  });
+
+  it("reads in prose who leads the work, a data-protection law by its name, and 'we will not work on' as a boundary (quote set fit2)", () => {
+    const review = reviewQuote("We will audit the public website against WCAG 2.1 level AA, covering all 14 page templates and the donation flow, and then fix what we find in the WordPress theme. We will not work on the roughly 300 PDF reports in the archive, nor on third-party widgets such as the embedded map.\n\nCustomer data is handled in line with POPIA and stays on your hosting in Johannesburg.\n\nElin Sjöberg will lead the work and be your contact; Oskar Nyman and Amira Haddad will do the development.", quoteRubric, noServices, url);
+    expect(status(review)).toMatchObject({ scope: "met", "confidentiality-data": "met", "team-roles": "met" });
+  });
+
+  it("a label over its nested list names that list alone: the item after it at its level ('- Dates: ...') is read on its own (quote set fit2)", () => {
+    const review = reviewQuote("- In: automated evaluation of the support copilot (answer accuracy, refusal behaviour, PII leakage)\n- Out: fine-tuning models, production infrastructure\n- Deliverables:\n  - eval dataset of 400 graded Q&A pairs\n  - harness (Python, runs in your GitHub Actions)\n- Dates: Mar 10 – Apr 11, 2025 (5 weeks); dataset by Mar 21, harness by Apr 4\n- Fixed price $12,000, no sales tax:\n  - dataset $3,500\n  - harness $8,500", quoteRubric, noServices, url);
+    expect(status(review)).toMatchObject({ deliverables: "met", "timeline-milestones": "met" });
+    expect(review.criteria.find((c) => c.id === "deliverables")!.evidence).toMatch(/^eval dataset of 400 graded Q&A pairs harness \(Python[^)]*\)$/);
+    // "• Scope – included" with its own text: the list nested under it is still its own.
+    const scoped = reviewQuote("• Scope – included\n  – Patient app (Android + iOS, Flutter): OTP sign-up, choose clinic/doctor, book/cancel/reschedule slots, reminders by push + SMS\n  – Admin web panel: doctor schedules, slot blocking, daily appointment list, CSV export\n• Scope – not included\n  – Online payments and teleconsultation video\n  – Integration with any hospital information system", quoteRubric, noServices, url);
+    expect(scoped.criteria.find((c) => c.id === "scope")).toMatchObject({ status: "met", evidence: expect.stringContaining("Patient app") });
+  });
+
+  it("a schedule of an invoice workflow's milestones is a timeline: only invoicing the client keeps a date from it (quote set fit2)", () => {
+    const dates = (line: string) => status(reviewQuote(`*Deliverables* – running n8n instance, 3 migrated workflows, invoice-extraction workflow, runbook\n\n*Dates* – ${line}`, quoteRubric, noServices, url))["timeline-milestones"];
+    expect(dates("kick off Mon 14 July, migrations done by Fri 25 July, invoice workflow in test Fri 1 Aug, everything handed over Fri 8 Aug")).toBe("met");
+    expect(dates("we invoice on Mon 14 July and on Fri 8 Aug")).not.toBe("met");
+  });
+
   it("reads a table laid out with tabs as one table under its header: a row's first cell ('Start', 'Invoice sync live') names no section of its own", () => {
     const text = "Item\tDescription\tPrice (NOK excl. MVA)\n1\tMapping workshop\t18 000\n2\tInvoice sync\t64 000\n\tTotal\t82 000\n\nMilestone\tDate\tInvoice\nStart\t7 April 2025\tNOK 24 600 (30%)\nInvoice sync live\t16 May 2025\tNOK 32 800 (40%)\nAll flows live\t20 June 2025\tNOK 24 600 (30%)";
     const review = reviewQuote(text, quoteRubric, noServices, url);

@@ -243,7 +243,7 @@ class SectionBuilder {
     this.endBlock();
   }
 
-  item(text: string, ordered: boolean, checked: boolean | undefined): void {
+  item(text: string, ordered: boolean, checked: boolean | undefined, nested = false): void {
     // "- browser: Safari 18" labels its own item, not the items after it.
     if (!this.introducing) this.closeInline();
     // "3. Deliverables. A gap report with a rating per control, a\n   prioritised roadmap, ...": the
@@ -254,8 +254,11 @@ class SectionBuilder {
     // so is "- Tracking plan & implementation: 6 days × 11 500 kr = 69 000 kr".
     if (inline && (inline.rest || inline.known) && !FIGURE_ONLY.test(inline.rest) && !COMPUTED.test(inline.rest)) {
       const rest = [inline.rest, ...wrapped.map((l) => l.trim())].filter((l) => l !== "").join(" ");
-      this.open(inline.label, rest === "");
+      // "- Deliverables:" over a list nested in it names that list alone: the items after it at its
+      // own level ("- Dates: Mar 10 – Apr 11") are no longer its own.
+      this.open(inline.label, rest === "" && !nested);
       if (rest) this.add(rest, "text");
+      if (nested) this.introducing = true;
       return;
     }
     // A numbered line that is a known section name ("4. Payment terms") is a heading.
@@ -272,7 +275,8 @@ class SectionBuilder {
    * and the lines under it are its text.
    */
   listItem(lines: string[], ordered: boolean, checked: boolean | undefined, holds = false, nested = false): void {
-    const [first, ...more] = lines.map((l) => l.trim());
+    // Markdown leaves a line break after an item's text when a list is nested in it: no line of its own.
+    const [first, ...more] = lines.map((l) => l.trim()).filter((l, i, all) => i === 0 || all.slice(i).some((after) => after !== ""));
     // "4. Acceptance." over its numbered points is a section heading, full stop and all, and so is
     // "6. Other terms" over what it holds, alone in its list or among numbered sections set apart by
     // blank lines, known name or not; a step with a name nobody knows ("1. Open Settings", "1. Went
@@ -289,7 +293,7 @@ class SectionBuilder {
     }
     const labelAt = more.findIndex((l) => inlineLabel(l, this.resolve)?.known === true || isKnownBare(l, this.resolve));
     const own = labelAt < 0 ? more : more.slice(0, labelAt);
-    this.item([first!, ...own].filter((l) => l !== "").join("\n"), ordered, checked);
+    this.item([first!, ...own].filter((l) => l !== "").join("\n"), ordered, checked, nested);
     if (labelAt >= 0) for (const line of more.slice(labelAt)) this.textLine(line);
   }
 

@@ -83,7 +83,7 @@ const RE = {
   amount: AMOUNT_PATTERN,
   percentage: /\b\d{1,3}(?:[.,]\d+)?\s?(?:%|percent\b)/i,
   date: new RegExp(
-    `\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b\\d{4}\\/\\d{1,2}\\/\\d{1,2}\\b|\\b\\d{1,2}[./]\\d{1,2}[./]\\d{2,4}\\b|\\b${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?\\b|\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH}|\\b${MONTH}\\s+\\d{4}\\b|\\bQ[1-4]\\s*\\d{4}\\b|\\b(?:weeks?|sprints?|months?)\\s+\\d+(?:\\s*(?:-|–|to|and)\\s*\\d+)?\\b|\\b(?:monday|tuesday|wednesday|thursday|friday|end of (?:the )?(?:week|month|quarter|year|sprint)|next (?:week|month|sprint|release))\\b`,
+    `\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b\\d{4}\\/\\d{1,2}\\/\\d{1,2}\\b|\\b\\d{1,2}[./]\\d{1,2}[./]\\d{2,4}\\b|\\b\\d{1,2}-\\d{1,2}-\\d{4}\\b|\\b${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?\\b|\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH}|\\b${MONTH}\\s+\\d{4}\\b|\\bQ[1-4]\\s*\\d{4}\\b|\\b(?:weeks?|sprints?|months?)\\s+\\d+(?:\\s*(?:-|–|to|and)\\s*\\d+)?\\b|\\b(?:monday|tuesday|wednesday|thursday|friday|end of (?:the )?(?:week|month|quarter|year|sprint)|next (?:week|month|sprint|release))\\b`,
     "i",
   ),
   // "net 30" is a payment period: thirty days.

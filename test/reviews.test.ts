@@ -2218,6 +2218,12 @@ A secure portal for client intake. Fixed fee $11,500, 6 weeks, to be ordered in 
     expect(dates("we invoice on Mon 14 July and on Fri 8 Aug")).not.toBe("met");
   });
 
+  it("a letter's 'From:' names its sender, not what the client provides; 'From you:' still does (quote set fit2)", () => {
+    const assumptions = (line: string) => status(reviewQuote(`LLM evaluation harness – quote for Ledgerly\n${line}\n\n- Deliverables: eval dataset, harness, dashboard`, quoteRubric, noServices, url))["assumptions-responsibilities"];
+    expect(assumptions("From: Noah Feld, independent ML engineer · Feb 24, 2025")).toBe("missing");
+    expect(assumptions("From you: the Zendesk export and an Azure OpenAI key on your account by 3 March.")).toBe("met");
+  });
+
   it("reads a table laid out with tabs as one table under its header: a row's first cell ('Start', 'Invoice sync live') names no section of its own", () => {
     const text = "Item\tDescription\tPrice (NOK excl. MVA)\n1\tMapping workshop\t18 000\n2\tInvoice sync\t64 000\n\tTotal\t82 000\n\nMilestone\tDate\tInvoice\nStart\t7 April 2025\tNOK 24 600 (30%)\nInvoice sync live\t16 May 2025\tNOK 32 800 (40%)\nAll flows live\t20 June 2025\tNOK 24 600 (30%)";
     const review = reviewQuote(text, quoteRubric, noServices, url);

@@ -2224,6 +2224,17 @@ A secure portal for client intake. Fixed fee $11,500, 6 weeks, to be ordered in 
     expect(assumptions("From you: the Zendesk export and an Azure OpenAI key on your account by 3 March.")).toBe("met");
   });
 
+  it("each share's amount must be that share of the price, even when the amounts add up to it; the price may be net with its tax after it ('€14,500 net + 19% MwSt.') (quote set fit2)", () => {
+    const bad = (text: string) => reviewQuote(text, quoteRubric, noServices, url).consistency.filter((c) => !c.ok).map((c) => c.message);
+    const price = "Price: fixed €14,500 net + 19% MwSt. Payment 50% upfront = €7,500, the other 50% = €7,000 at go-live, 10 days after invoice.";
+    expect(bad(price)).toEqual(["50% of 14500 is 7250, but the instalment says 7500: ask which is right."]);
+    expect(bad(price.replace("€7,500", "€7,250").replace("€7,000", "€7,250"))).toEqual([]);
+    // A share rounded to a whole amount is no contradiction.
+    expect(bad("Price: fixed €10,000 net + 19% MwSt. Payment 33% upfront = €3,333, 33% at beta = €3,333, 34% at go-live = €3,334.")).toEqual([]);
+    // Each share is read whole, however far along a long line: "25% on design approval (€ 17.000)" is no "5%".
+    expect(bad("PRICE\nFixed price, excluding 21% VAT:\nDiscovery and design          € 21.000\nDevelopment                   € 47.000\nTOTAL                         € 68.000\n\nPAYMENT TERMS\n25% on signature (€ 17.000), 25% on design approval (€ 17.000), 25% at the start of the acceptance test (€ 17.000), 25% on final acceptance (€ 17.000).")).toEqual([]);
+  });
+
   it("reads a table laid out with tabs as one table under its header: a row's first cell ('Start', 'Invoice sync live') names no section of its own", () => {
     const text = "Item\tDescription\tPrice (NOK excl. MVA)\n1\tMapping workshop\t18 000\n2\tInvoice sync\t64 000\n\tTotal\t82 000\n\nMilestone\tDate\tInvoice\nStart\t7 April 2025\tNOK 24 600 (30%)\nInvoice sync live\t16 May 2025\tNOK 32 800 (40%)\nAll flows live\t20 June 2025\tNOK 24 600 (30%)";
     const review = reviewQuote(text, quoteRubric, noServices, url);

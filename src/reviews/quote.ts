@@ -219,9 +219,9 @@ const LEAVING_OUT = "excl\\.?|excluding|exclusive of|ex\\.?|net of|before";
 // (A price stated "excluding VAT" in the payment terms is what they split, and stays out.)
 const TAX_LEFT_OUT = new RegExp(`\\(\\s*(?:${LEAVING_OUT}|without)\\s*(?:${TAX_NAMES})\\s*\\)\\s*:`, "gi");
 // "Fixed price NZD 86,000.00 excl. GST; GST 15% NZD 12,900.00; total NZD 98,900.00", "Net PLN
-// 310,000.00": instalments may split the price before tax ("all amounts plus GST"). After a colon
+// 310,000.00", "€14,500 net + 19% MwSt.": instalments may split the price before tax ("all amounts plus GST"). After a colon
 // ("14,500 EUR, fixed, excluding VAT: 3,500 EUR for exploration, ...") come the items.
-const TAX_AFTER = new RegExp(`^\\s*\\(?\\s*(?:${LEAVING_OUT}|plus|\\+)\\s*(?:${TAX_NAMES}|sales tax)\\b`, "i");
+const TAX_AFTER = new RegExp(`^\\s*(?:net\\s*)?\\(?\\s*(?:${LEAVING_OUT}|plus|\\+)\\s*(?:\\d{1,2}(?:[.,]\\d+)?\\s?%\\s*)?(?:${TAX_NAMES}|sales tax)\\b`, "i");
 const NET_BEFORE = new RegExp(`\\b(?:net\\b(?:\\s+(?:price|fee|total|amount))?|(?:${LEAVING_OUT})\\s*(?:${TAX_NAMES}|sales tax))[^\\d\\n:]{0,12}$`, "i");
 
 const WITH_TAX = /\b(?:incl\.?|including|inclusive of|gross|with (?:vat|gst|tax))\b/i;
@@ -395,6 +395,14 @@ export function consistency(all: string, priceText: string, paymentText: string,
       ok: price !== undefined,
       message: price !== undefined ? `The payment instalments add up to ${split} (${price}).` : `The payment instalments add up to ${sum}, but the price is ${total}: ask which is right.`,
     });
+    // "50% upfront = €7,500, the other 50% = €7,000" on €14,500: the amounts make the price, but
+    // each share's amount must be that share of it too (to a whole unit, or 1% of the price:
+    // "33%, 33%, 34%" may be thirds).
+    const wrongShare = price === undefined ? undefined : instalments.map((a) => ({ a, share: shareBefore(a) })).find(({ a, share }) => share !== undefined && Math.abs((share / 100) * price - a.value) > Math.max(1, price * 0.01));
+    if (wrongShare) {
+      const expected = Math.round(wrongShare.share! * price!) / 100;
+      checks.push({ check: "payment-amounts", ok: false, message: `${wrongShare.share}% of ${price} is ${expected}, but the instalment says ${wrongShare.a.value}: ask which is right.` });
+    }
   }
   // "20% after each of the three sprints" is three instalments of 20%.
   // "| **Total** | 100% | 55,000 |": the total row's share is the sum, not one more share ("30% of
@@ -413,6 +421,16 @@ export function consistency(all: string, priceText: string, paymentText: string,
     });
   }
   return checks;
+}
+
+/** The share an instalment's amount is stated for, just before it and with no other figure between ("30% at signing (€6,480)"). */
+function shareBefore(a: Amount): number | undefined {
+  // Only the words just before it: a line of thousands of amounts stays linear.
+  const before = a.line.slice(Math.max(0, a.at - 40), a.at);
+  const share = [...before.matchAll(/\b(\d{1,3}(?:[.,]\d+)?)\s?%/g)].at(-1);
+  // A share cut by the window's edge ("...5%") is none.
+  if (!share || (share.index === 0 && a.at > 40) || /\d/.test(before.slice(share.index + share[0].length))) return undefined;
+  return Number(share[1]!.replace(",", "."));
 }
 
 const RECURRING_PAYMENT = /\b(?:monthly|per month|each month|every month|a month|quarterly|annually|per year|yearly)\b/i;

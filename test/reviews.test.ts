@@ -2235,6 +2235,14 @@ A secure portal for client intake. Fixed fee $11,500, 6 weeks, to be ordered in 
     expect(bad("PRICE\nFixed price, excluding 21% VAT:\nDiscovery and design          € 21.000\nDevelopment                   € 47.000\nTOTAL                         € 68.000\n\nPAYMENT TERMS\n25% on signature (€ 17.000), 25% on design approval (€ 17.000), 25% at the start of the acceptance test (€ 17.000), 25% on final acceptance (€ 17.000).")).toEqual([]);
   });
 
+  it("checks a rate told in prose against what it makes: 'which gives a fixed price of', and the rate first ('£3,250 per month + VAT for 6 months, total £18,500') (quote set fit2)", () => {
+    const computed = (text: string) => reviewQuote(text, quoteRubric, noServices, url).consistency.filter((c) => c.check === "computation").map((c) => c.ok);
+    expect(computed("I estimate the work at 18 days at EUR 720 per day, which gives a fixed price of EUR 13,860 excluding moms.")).toEqual([false]);
+    expect(computed("I estimate the work at 18 days at EUR 720 per day, which gives a fixed price of EUR 12,960 excluding moms.")).toEqual([true]);
+    expect(computed("Retainer: £3,250 per month + VAT for 6 months, total £18,500 + VAT.")).toEqual([false]);
+    expect(computed("Retainer: £3,250 per month + VAT for 6 months, total £19,500 + VAT.")).toEqual([true]);
+  });
+
   it("reads a table laid out with tabs as one table under its header: a row's first cell ('Start', 'Invoice sync live') names no section of its own", () => {
     const text = "Item\tDescription\tPrice (NOK excl. MVA)\n1\tMapping workshop\t18 000\n2\tInvoice sync\t64 000\n\tTotal\t82 000\n\nMilestone\tDate\tInvoice\nStart\t7 April 2025\tNOK 24 600 (30%)\nInvoice sync live\t16 May 2025\tNOK 32 800 (40%)\nAll flows live\t20 June 2025\tNOK 24 600 (30%)";
     const review = reviewQuote(text, quoteRubric, noServices, url);

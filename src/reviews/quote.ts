@@ -138,6 +138,8 @@ function amounts(text: string): Amount[] {
 }
 
 const UNIT = "(?:[\\p{L}-]+\\s+){0,2}?(?:days?|hours?|hrs?|weeks?|months?|sprints?|licen[cs]es?|seats?|users?|units?|pages?|items?)";
+// "= ", ", which comes to ", ", which gives a fixed price of ", ", total ": what leads to the result.
+const RESULT_IS = "(?:\\s*(?:=|→|:)|,?\\s*(?:which\\s+)?(?:comes?|amounts?)\\s+to|,?\\s*(?:which\\s+)?(?:gives?|makes?)\\s+(?:(?:a|an|the)\\s+)?(?:(?:fixed|total|project)\\s+)?(?:price|fee|total|cost)\\s+of|,?\\s*(?:making|totall?ing|in total|total))";
 const AMOUNT = AMOUNT_PATTERN.source;
 /**
  * "12 days × €850 = €11,050", "48 consultant days at a day rate of EUR 1,050, which comes to EUR
@@ -146,7 +148,7 @@ const AMOUNT = AMOUNT_PATTERN.source;
  * is the quantity.
  */
 const COMPUTATION = new RegExp(
-  `(?<!\\+\\s?)\\b(?:(?<times>\\d{1,3})[ \\t]*(?<counted>\\p{L}+)?[ \\t]*(?:×|x)[ \\t]+)?(?<count>\\d+(?:[.,]\\d+)?)\\s*${UNIT}?\\s*(?:×|x|\\*|@|at)\\s*(?:an?\\s+(?:\\p{L}+\\s+)?rate\\s+of\\s+)?(?<rate>${AMOUNT})(?:\\s*(?:per|/|a|an)\\s*(?<per>\\p{L}+))?\\s*(?:=|→|:|,?\\s*(?:which\\s+)?(?:comes?|amounts?)\\s+to|,?\\s*(?:making|totall?ing|in total))\\s*(?<result>${AMOUNT})`,
+  `(?<!\\+\\s?)\\b(?:(?<times>\\d{1,3})[ \\t]*(?<counted>\\p{L}+)?[ \\t]*(?:×|x)[ \\t]+)?(?<count>\\d+(?:[.,]\\d+)?)\\s*${UNIT}?\\s*(?:×|x|\\*|@|at)\\s*(?:an?\\s+(?:\\p{L}+\\s+)?rate\\s+of\\s+)?(?<rate>${AMOUNT})(?:\\s*(?:per|/|a|an)\\s*(?<per>\\p{L}+))?\\s*${RESULT_IS}\\s*(?<result>${AMOUNT})`,
   "giu",
 );
 
@@ -192,13 +194,15 @@ function valueOf(amount: string): number {
 /** Quantity times rate against the result the quote states; lines stay apart, for a count in front is on its line. */
 function computations(text: string): { stated: number; computed: number; found: string }[] {
   const singular = (word: string | undefined) => word?.toLowerCase().replace(/s$/, "");
-  return [...text.replace(/[ \t]+/g, " ").matchAll(COMPUTATION)].map((m) => {
+  const flat = text.replace(/[ \t]+/g, " ");
+  const rateFirst = [...flat.matchAll(RATE_FIRST)].map((m) => ({ stated: valueOf(m.groups!.result!), computed: Number(m.groups!.count) * valueOf(m.groups!.rate!), found: m[0].replace(/\s+/g, " ") }));
+  return [...flat.matchAll(COMPUTATION)].map((m) => {
     const { times, counted, count, rate, per, result } = m.groups!;
     const perCounted = counted !== undefined && singular(counted) === singular(per);
     // "3 sprints × 2 weeks at €8,000 per sprint": the rate is per sprint, so the sprints are what it multiplies.
     const quantity = perCounted ? Number(times) : Number(times ?? 1) * Number(count!.replace(",", "."));
     return { stated: valueOf(result!), computed: quantity * valueOf(rate!), found: m[0].replace(/\s+/g, " ") };
-  }).concat(sums(text));
+  }).concat(rateFirst, sums(text));
 }
 
 const TOTAL = new RegExp(`\\b(?:total|sum|grand total|in total|total price|total fee)\\b|${LEAD_IN}`, "i");
@@ -214,6 +218,8 @@ const SHARE_TAKEN_OF = /%\s+of\s+[^%\n]{0,40}?\b(?:total|price|fee|amount|sum)\b
 const TOTAL_ROW = /^[\s|*_]*(?:[\p{L}-]+\s+)?(?:sub-?)?total\b/iu;
 // The names of a sales tax, and the words that leave it out of an amount.
 const TAX_NAMES = "vat|tax|gst|hst|mwst|btw|iva|tva|moms|mva";
+/** "£3,250 per month + VAT for 6 months, total £18,500": the rate first, then how many times. */
+const RATE_FIRST = new RegExp(`(?<rate>${AMOUNT})\\s*(?:per|/|a|an)\\s*(?<per>day|hour|week|month|sprint)s?\\b(?:\\s*\\+\\s*(?:${TAX_NAMES}))?,?\\s+for\\s+(?<count>\\d{1,3})\\s+(?<counted>days|hours|weeks|months|sprints)\\b${RESULT_IS}\\s*(?<result>${AMOUNT})`, "giu");
 const LEAVING_OUT = "excl\\.?|excluding|exclusive of|ex\\.?|net of|before";
 // "Instalments (excl. GST): NZ$24,000 on discovery sign-off": what the amounts leave out is no tax line.
 // (A price stated "excluding VAT" in the payment terms is what they split, and stays out.)

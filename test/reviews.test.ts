@@ -703,6 +703,17 @@ ${scenarios}`);
 [16:27] nadia (PM): acceptance: driver with 45 min left shows amber badge "45m"; 20 min -> red; sorting by least time puts them first
 [16:27] tom (eng): 👍 ticketing it`);
     expect(review.criteria.find((c) => c.id === "acceptance-criteria")).toMatchObject({ status: "met", evidence: expect.stringMatching(/^driver with 45 min/) });
+    // A chat copied without times names its speaker at the start of each line; a list's repeated "Step:" names none.
+    const untimed = reviewTicket({ type: "task", ticketText: `#ledger-team
+lena: can someone pick this up today/tomorrow:
+lena: add index on orders (merchant_id, created_at) in ledger-db (pg 14, prod + staging)
+lena: why: /merchants/{id}/statements p95 is 4.2 s, EXPLAIN shows seq scan on orders (38M rows), merchants are complaining at month end
+lena: done = migration merged, index built with CREATE INDEX CONCURRENTLY in prod (no lock), and p95 on the "statements" grafana panel < 500 ms over 24 h
+tomasz: 👀 I'll take it` }, ticketRubric);
+    expect(untimed.criteria.find((c) => c.id === "definition-of-done")).toMatchObject({ status: "met", evidence: expect.stringMatching(/^migration merged/) });
+    expect(unwrapChat("Step: open the app\nStep: tap Pay\nStep: see the error")).toBe("Step: open the app\nStep: tap Pay\nStep: see the error");
+    const headers = "From: Georg Weiss\nSubject: Fwd: billing cleanup\n\nFrom: CFO office\nDate: Thu, 6 Feb 2025\n\nFrom: Dana Whitfield\nSent: Tuesday";
+    expect(unwrapChat(headers)).toBe(headers);
     // A log line's level is no speaker: its lines stay as they are.
     expect(unwrapChat("14:02 ERROR api: upstream timed out\n14:03 ERROR api: retry failed")).toContain("14:02 ERROR api: upstream");
     // Slack and Teams put the speaker and time on a line of their own.

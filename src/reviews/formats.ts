@@ -377,6 +377,10 @@ export function asciiTables(text: string): string {
 
 // "[16:21] nadia (PM): ", "09:14 dana.k: ": a chat message's time and speaker.
 // WhatsApp's exports put the date first ("[14/03/25, 10:42:05] Leo:", "14/03/2025, 10:42 - Leo:").
+// A name a line opens with, as a chat copied without times has it ("lena: ", "tomasz.k: ").
+const NAME_PREFIX = /^[ \t]*([\p{L}][\p{L}\d._-]{2,20}):[ \t]+(?=\S)/gmu;
+// Labels a list or a forwarded e-mail's headers may repeat at the start of lines: they name no speaker.
+const NOT_A_SPEAKER = /^(?:step|steps|note|notes|todo|update|edit|fix|ps|question|answer|item|task|q\d*|a\d*|from|to|cc|bcc|subject|date|sent|reply-to)$/i;
 const CHAT_PREFIX = /^[ \t]*\[?(?:\d{1,2}[./-]\d{1,2}[./-]\d{2,4},?[ \t]+\d{1,2}:\d{2}(?::\d{2})?|\d{1,2}:\d{2})(?:[ \t]?[AaPp][Mm])?\]?(?:[ \t]+-)?[ \t]+(?!(?:ERROR|WARN|WARNING|INFO|DEBUG|FATAL|TRACE)\b)[\p{L}@][^:\n]{0,40}?:[ \t]+(?=\S)/gmu;
 
 /**
@@ -389,8 +393,13 @@ export function unwrapChat(text: string): string {
   // Slack and Teams copy the speaker and time on a line of their own ("Aroha Ngata (Kōwhai Studio)  10:07 AM").
   // The channel's name copied above them ("#payments-eng") is no more of the message than they are.
   const spoken = (text.match(SPEAKER_LINE) ?? []).length >= 2 ? text.replace(SPEAKER_LINE, "").replace(CHANNEL_LINE, "") : text;
-  if ((spoken.match(CHAT_PREFIX) ?? []).length < 2) return spoken;
-  return spoken.replace(CHAT_PREFIX, "\n");
+  if ((spoken.match(CHAT_PREFIX) ?? []).length >= 2) return spoken.replace(CHAT_PREFIX, "\n");
+  // "lena: add index on orders ...\nlena: why: ...\nlena: done = ...": a chat copied without times
+  // names its speaker at the start of each line; a name that opens three lines or more is one.
+  const speakers = new Map<string, number>();
+  for (const m of spoken.matchAll(NAME_PREFIX)) speakers.set(m[1]!, (speakers.get(m[1]!) ?? 0) + 1);
+  const names = new Set([...speakers].filter(([name, n]) => n >= 3 && !NOT_A_SPEAKER.test(name)).map(([name]) => name));
+  return names.size === 0 ? spoken : spoken.replace(NAME_PREFIX, (prefix, name: string) => (names.has(name) ? "\n" : prefix));
 }
 const CHANNEL_LINE = /^[ \t]*#[\p{Ll}\d][\p{Ll}\d_-]{1,79}[ \t]*$/gmu;
 // A person's name (two capitalised words or more) or a Slack handle ("dan.o  10:42"), not a

@@ -651,6 +651,13 @@ Actual: it's not right.`);
   });
 });
 
+describe("an audit finding's 'Evidence of closure' is its definition of done (ticket set fit2)", () => {
+  it("reads it so", () => {
+    const review = reviewTicket({ type: "task", ticketText: "Finding 6 (Medium) – Audit log retention\nObservation: access logs for the patient record viewer (EHR Viewer 4.2, production) are kept for 90 days only. HIPAA §164.316(b)(2) and our own policy SEC-12 require 6 years.\nRequired action: change the log pipeline so that viewer access events are archived to the WORM bucket (s3://ehr-audit-archive, Object Lock compliance mode, 6-year retention).\nEvidence of closure: (a) bucket retention settings screenshot showing 2190 days, (b) a sample access event from the day of change retrievable from the archive, (c) SEC-12 updated to reference the archive." }, ticketRubric);
+    expect(status(review)["definition-of-done"]).toBe("met");
+  });
+});
+
 describe("what chat, dictation and Gherkin features carry (#18, from ticket set N's dev part)", () => {
   it("a chat message's line opening with a label is a field of its own, not the end of the line above (ticket set fit2)", () => {
     const review = bug(`[#data-eng] dmitri.k 10:42

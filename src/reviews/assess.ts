@@ -370,22 +370,26 @@ export function clauses(text: string): string[] {
 
 function sentences(text: string): string[] {
   const found: string[] = [];
+  // Brackets left open by the sentence so far, counted piece by piece so a long text stays linear.
+  let open = 0;
   for (const piece of text.split(SENTENCE_END)) {
     const last = found[found.length - 1];
-    if (last !== undefined && (ABBREVIATION.test(last) || unclosed(last))) found[found.length - 1] = `${last} ${piece}`;
-    else found.push(piece);
+    // A bracket never closed holds a sentence no longer than a template's gap would.
+    if (last !== undefined && (ABBREVIATION.test(last) || (open > 0 && last.length < 160))) found[found.length - 1] = `${last} ${piece}`;
+    else {
+      found.push(piece);
+      open = 0;
+    }
+    open = Math.max(0, open + (piece.match(OPENERS)?.length ?? 0) - (piece.match(CLOSERS)?.length ?? 0));
   }
   return found;
 }
 
 // "<why are we doing this? link the incident>", "(see the log. It repeats)": a sentence ends
-// only outside brackets, so a template's gap stays one gap and is read as one.
-const OPENERS = /\(|\[|<(?=\S)/g;
-const CLOSERS = /[)\]>]/g;
-
-function unclosed(text: string): boolean {
-  return (text.match(OPENERS)?.length ?? 0) > (text.match(CLOSERS)?.length ?? 0);
-}
+// only outside brackets, so a template's gap stays one gap and is read as one. A bracket opens
+// before a word ("(see", "<why", "[Explain"); "<2s", ":( It" and "a < b" open nothing.
+const OPENERS = /[([<](?=\p{L})/gu;
+const CLOSERS = /(?<=[\p{L}\p{N}.?!'"’”])[)\]>]/gu;
 
 // A dictated note or a chat message can run on for a paragraph without a full stop ("..., so what
 // we want is ..., and we'll call it done when ..."): a clause that long is cut where a new thought

@@ -68,8 +68,14 @@ const LABEL_CURRENCY = new RegExp(`(?:\\(\\s*|,\\s*|\\bin\\s+)(${CURRENCIES})(?:
 const TRAILING_FIGURE = /(?<![\d.,'-])(?<![A-Za-z€$£¥₹])(?<!\d )(?!(?:19|20)\d\d\s*$)(\d{1,3}(?:,\d{2})+,\d{3}(?:\.\d{2})?|\d{1,3}(?:[.,' ]\d{3})+(?:[.,]\d{2})?|\d{3,}(?:[.,]\d{2})?)\s*$/;
 /** A figure written with cents ("24,600.00", "1.950,00") and no currency ("R1 150,00") or unit ("2.50 s") beside it. */
 const CENTS_FIGURE = new RegExp(`(?<!${CURRENCY_SIGN}\\s?)(?<![\\d.,']\\s?)\\d{1,3}(?:[.,' ]\\d{3})*[.,]\\d{2}(?![\\d.,%])(?!\\s?(?:${CURRENCIES}|\\p{L}))`, "giu");
-/** A figure grouped in thousands ("8,40,000", "12.500", "3 780") in a line that adds up ("... = 9,91,200"), without a currency or a percent sign beside it. */
+/** A figure grouped in thousands ("8,40,000", "12.500") in a line that adds up ("... = 9,91,200"), without a currency or a percent sign beside it. */
 const SUMMED_FIGURE = new RegExp(`(?<!${CURRENCY_SIGN}\\s?)(?<![\\d.,'])(?:\\d{1,3}(?:,\\d{2})+,\\d{3}|\\d{1,3}(?:[.,']\\d{3})+)(?:[.,]\\d{2})?(?![\\d.,'%])(?!\\s?(?:${CURRENCIES}|%))`, "giu");
+/** A line that adds figures up: a "+" between figures, then "=" and a result ("8,40,000 + GST 18% (1,51,200) = 9,91,200"). */
+function addsUp(line: string): boolean {
+  const equals = line.lastIndexOf("=");
+  const plus = line.indexOf("+");
+  return plus >= 0 && plus < equals && /\d/.test(line.slice(0, plus)) && /\d/.test(line.slice(equals));
+}
 /** A quantity times a rate and what it makes: "6 days × 11 500 kr = 69 000 kr". */
 const COMPUTED = new RegExp(`^\\d[^=\\n]{0,40}?(?:×|\\bx\\b|\\*|@)[^=\\n]{0,40}=\\s*(?:${AMOUNT_PATTERN.source})\\s*\\.?$`, "i");
 /** A currency just before a figure ("GBP 21,000", "€ 3,400"): the figure is priced already. */
@@ -456,8 +462,8 @@ class SectionBuilder {
     const unbold = raw.replace(BOLD_END, "$1");
     const trailing = currency && kind !== "code" ? unbold.replace(TRAILING_FIGURE, (figure, _f, at: number) => (PRICED_BEFORE.test(unbold.slice(0, at)) ? figure : `${/\d\s*$/.test(unbold.slice(0, at)) ? "– " : ""}${currency} ${figure.trim()}`)) : raw;
     // "Total 24,600.00; GST 9% 2,214.00; total payable SGD 26,814.00": a figure with cents is money too, wherever it stands.
-    // "Total — 8,40,000 + GST 18% (1,51,200) = 9,91,200": each figure a total's sum adds is money as well.
-    const summed = currency && kind !== "code" && /\d[^=\n]*=\s*\S/.test(trailing) ? trailing.replace(SUMMED_FIGURE, (figure) => `${currency} ${figure}`) : trailing;
+    // "Total — 8,40,000 + GST 18% (1,51,200) = 9,91,200": each figure a sum adds is money as well.
+    const summed = currency && kind !== "code" && addsUp(trailing) ? trailing.replace(SUMMED_FIGURE, (figure) => `${currency} ${figure}`) : trailing;
     const text = currency && kind !== "code" ? summed.replace(CENTS_FIGURE, (figure) => `${currency} ${figure}`) : summed;
     const line: Line = { text, kind, block: this.block, ...(ordered !== undefined && kind === "item" ? { ordered } : {}) };
     section.lines.push(line);

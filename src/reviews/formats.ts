@@ -377,9 +377,10 @@ export function asciiTables(text: string): string {
 
 // "[16:21] nadia (PM): ", "09:14 dana.k: ": a chat message's time and speaker.
 // WhatsApp's exports put the date first ("[14/03/25, 10:42:05] Leo:", "14/03/2025, 10:42 - Leo:").
-// A name a line opens with, as a chat copied without times has it ("lena: ", "tomasz.k: ").
-const NAME_PREFIX = /^[ \t]*([\p{L}][\p{L}\d._-]{2,20}):[ \t]+(?=\S)/gmu;
-// Labels a list or a forwarded e-mail's headers may repeat at the start of lines: they name no speaker.
+// A handle a line opens with, as a chat copied without times has it ("lena: ", "tomasz.k: "), in
+// lower case: "Expected:" and "Price:" repeated for three cases or phases are labels.
+const NAME_PREFIX = /^[ \t]*(\p{Ll}[\p{L}\d._-]{2,20}):[ \t]+(?=\S)/gmu;
+// Labels a list or a forwarded e-mail's headers may repeat in lower case: they name no speaker.
 const NOT_A_SPEAKER = /^(?:step|steps|note|notes|todo|update|edit|fix|ps|question|answer|item|task|q\d*|a\d*|from|to|cc|bcc|subject|date|sent|reply-to)$/i;
 const CHAT_PREFIX = /^[ \t]*\[?(?:\d{1,2}[./-]\d{1,2}[./-]\d{2,4},?[ \t]+\d{1,2}:\d{2}(?::\d{2})?|\d{1,2}:\d{2})(?:[ \t]?[AaPp][Mm])?\]?(?:[ \t]+-)?[ \t]+(?!(?:ERROR|WARN|WARNING|INFO|DEBUG|FATAL|TRACE)\b)[\p{L}@][^:\n]{0,40}?:[ \t]+(?=\S)/gmu;
 

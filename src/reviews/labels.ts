@@ -30,9 +30,9 @@ function vocabularyTokens(text: string): string[] {
   return contentWords(text.replace(/[-/]/g, " ")).map(stemOf);
 }
 
-// Who filed a ticket ("Requester", "Reported by") or sent a quote ("From: Noah Feld, ML engineer"),
+// Who filed a ticket ("Requester", "Reported by") or sent a quote ("From: Noah Feld, ML engineer", "Who we are"),
 // and what is finished ("Done so far:"): a tracker's or a letter's fields, which name no criterion.
-const FILED_BY = /^(?:from|requester|requestor|reporter|assignee|(?:requested|reported|raised|submitted|created|filed|opened) by|done (?:so far|already|yet)|already done)$/;
+const FILED_BY = /^(?:from|who we are|requester|requestor|reporter|assignee|(?:requested|reported|raised|submitted|created|filed|opened) by|done (?:so far|already|yet)|already done)$/;
 
 const cache = new WeakMap<readonly Criterion[], LabelIndex>();
 

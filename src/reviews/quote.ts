@@ -139,7 +139,7 @@ function amounts(text: string): Amount[] {
 
 const UNIT = "(?:[\\p{L}-]+\\s+){0,2}?(?:days?|hours?|hrs?|weeks?|months?|sprints?|licen[cs]es?|seats?|users?|units?|pages?|items?)";
 // "= ", ", which comes to ", ", which gives a fixed price of ", ", total ": what leads to the result.
-const RESULT_IS = "(?:\\s*(?:=|→|:)|,?\\s*(?:which\\s+)?(?:comes?|amounts?)\\s+to|,?\\s*(?:which\\s+)?(?:gives?|makes?)\\s+(?:(?:a|an|the)\\s+)?(?:(?:fixed|total|project)\\s+)?(?:price|fee|total|cost)\\s+of|,?\\s*(?:making|totall?ing|in total|total))";
+const RESULT_IS = "(?:\\s*(?:=|→|:)|,?\\s*(?:which\\s+)?(?:comes?|amounts?)\\s+to|,?\\s*(?:which\\s+)?(?:gives?|makes?)\\s+(?:(?:a|an|the)\\s+)?(?:(?:fixed|total|project)\\s+)?(?:price|fee|total|cost)\\s+of|,?\\s*(?:making|totall?ing|in total))";
 const AMOUNT = AMOUNT_PATTERN.source;
 /**
  * "12 days × €850 = €11,050", "48 consultant days at a day rate of EUR 1,050, which comes to EUR
@@ -195,7 +195,10 @@ function valueOf(amount: string): number {
 function computations(text: string): { stated: number; computed: number; found: string }[] {
   const singular = (word: string | undefined) => word?.toLowerCase().replace(/s$/, "");
   const flat = text.replace(/[ \t]+/g, " ");
-  const rateFirst = [...flat.matchAll(RATE_FIRST)].map((m) => ({ stated: valueOf(m.groups!.result!), computed: Number(m.groups!.count) * valueOf(m.groups!.rate!), found: m[0].replace(/\s+/g, " ") }));
+  // "€720 per day for 4 weeks" counts in another unit than it is priced in: nothing to check.
+  const rateFirst = [...flat.matchAll(RATE_FIRST)]
+    .filter((m) => singular(m.groups!.per) === singular(m.groups!.counted))
+    .map((m) => ({ stated: valueOf(m.groups!.result!), computed: Number(m.groups!.count) * valueOf(m.groups!.rate!), found: m[0].replace(/\s+/g, " ").trim() }));
   return [...flat.matchAll(COMPUTATION)].map((m) => {
     const { times, counted, count, rate, per, result } = m.groups!;
     const perCounted = counted !== undefined && singular(counted) === singular(per);
@@ -219,7 +222,8 @@ const TOTAL_ROW = /^[\s|*_]*(?:[\p{L}-]+\s+)?(?:sub-?)?total\b/iu;
 // The names of a sales tax, and the words that leave it out of an amount.
 const TAX_NAMES = "vat|tax|gst|hst|mwst|btw|iva|tva|moms|mva";
 /** "£3,250 per month + VAT for 6 months, total £18,500": the rate first, then how many times. */
-const RATE_FIRST = new RegExp(`(?<rate>${AMOUNT})\\s*(?:per|/|a|an)\\s*(?<per>day|hour|week|month|sprint)s?\\b(?:\\s*\\+\\s*(?:${TAX_NAMES}))?,?\\s+for\\s+(?<count>\\d{1,3})\\s+(?<counted>days|hours|weeks|months|sprints)\\b${RESULT_IS}\\s*(?<result>${AMOUNT})`, "giu");
+// A total with its tax ("total £23,400 incl. VAT") is not what the months make.
+const RATE_FIRST = new RegExp(`(?<rate>${AMOUNT})\\s*(?:per|/|a|an)\\s*(?<per>day|hour|week|month|sprint)s?\\b(?:\\s*\\+\\s*(?:${TAX_NAMES}))?,?\\s+for\\s+(?<count>\\d{1,3})\\s+(?<counted>days|hours|weeks|months|sprints)\\b(?:${RESULT_IS}|,?\\s*total)\\s*(?<result>${AMOUNT})(?![\\d.,'])(?!\\s*(?:incl|including|inclusive|gross|with (?:${TAX_NAMES})))`, "giu");
 const LEAVING_OUT = "excl\\.?|excluding|exclusive of|ex\\.?|net of|before";
 // "Instalments (excl. GST): NZ$24,000 on discovery sign-off": what the amounts leave out is no tax line.
 // (A price stated "excluding VAT" in the payment terms is what they split, and stays out.)
@@ -297,7 +301,7 @@ export function consistency(all: string, priceText: string, paymentText: string,
     // names the tax states the price before it as well.
     const stated = rows
       .filter(([line, on]) => isTotal(line) && on.some((a) => !a.rate))
-      .flatMap(([line, on]) => [totalOf(on, line).value, ...(TAX_LINE.test(line) ? on.filter((a) => !a.rate).map((a) => a.value) : [])]);
+      .flatMap(([line, on]) => [totalOf(on, line).value, ...(TAX_LINE.test(line) ? [on.find((a) => !a.rate)!.value] : [])]);
     const made = stated.find((t) => readings.some((added) => [0, discount, tax, discount + tax].some((step) => Math.abs(added + step - t) < 1)));
     checks.push({
       check: "total",
@@ -435,7 +439,9 @@ function shareBefore(a: Amount): number | undefined {
   const before = a.line.slice(Math.max(0, a.at - 40), a.at);
   const share = [...before.matchAll(/\b(\d{1,3}(?:[.,]\d+)?)\s?%/g)].at(-1);
   // A share cut by the window's edge ("...5%") is none.
-  if (!share || (share.index === 0 && a.at > 40) || /\d/.test(before.slice(share.index + share[0].length))) return undefined;
+  // "50% of the design fee (€5,000)" is a share of one item; "€4,350 upon signing (30%) / €5,800" gives
+  // the share after its amount, so the one before this amount is the last one's.
+  if (!share || (share.index === 0 && a.at > 40) || /\d|\bof\b|[)/;,]/.test(before.slice(share.index + share[0].length))) return undefined;
   return Number(share[1]!.replace(",", "."));
 }
 
@@ -458,7 +464,7 @@ const EQUAL_INSTALMENTS = new RegExp(
 const nameOf = (line: string) => /\p{L}{3,}(?:\s+\d{1,2}\b)?/u.exec(line)?.[0].toLowerCase();
 const sumOf = (list: readonly Amount[]) => Math.round(list.reduce((s, a) => s + a.value, 0) * 100) / 100;
 // "| **Net** | **18** | **EUR 15.840,00** |", "Netto: 15.840,00": the sum before tax, named as a row's label, is a subtotal.
-const SUBTOTAL = /\bsub-?total\b|^[\s|*_]*(?:tax(?:able)? )?base(?: imponible| amount)?[\s*_]*(?:\||:)|^[\s|*_]*(?:total )?net(?:to|t)?(?: (?:total|amount|price|sum))?[\s*_]*(?:\||:)/i;
+const SUBTOTAL = /\bsub-?total\b|^[\s|*_]*(?:tax(?:able)? base|base imponible|(?:\*\*|__)base(?:\*\*|__))[\s*_]*(?:\||:)|^[\s|*_]*(?:total )?net(?:to|t)?(?: (?:total|amount|price|sum))?[\s*_]*(?:\||:)/i;
 // "Our fixed price is ...", "the price is ...", not "the licence cost is €1,000" (an item).
 const PRICE_IS = /\b(?:my|our|the|this|your) (?:total |overall |fixed |project )?(?:price|fee) (?:is|comes to|amounts to)\b|\bfixed (?:price|fee) of\b/i;
 /**

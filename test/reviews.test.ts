@@ -2187,8 +2187,9 @@ A secure portal for client intake. Fixed fee $11,500, 6 weeks, to be ordered in 
     expect(wrong.consistency.find((c) => c.check === "total")).toMatchObject({ ok: false });
   });
 
+  const total = (text: string) => reviewQuote(text, quoteRubric, noServices, url).consistency.find((c) => c.check === "total");
+
   it("a price that leads its items in is made by them, not by the instalments after its total; a total's line naming the tax states the price before it (quote set fit2)", () => {
-    const total = (text: string) => reviewQuote(text, quoteRubric, noServices, url).consistency.find((c) => c.check === "total");
     const led = "Our fixed price is £38,400 plus VAT: £5,600 for discovery, £12,800 for alpha, £16,000 for the beta build and £4,000 for the accessibility audit. VAT at 20% is £7,680, giving £46,080 in total. We would invoice £5,600 at the end of discovery, £12,800 at the end of alpha and £20,000 at the beta launch, each plus VAT and payable within 30 days.";
     expect(total(led)).toMatchObject({ ok: true, message: expect.stringContaining("38400") });
     expect(total(led.replace("£4,000 for the", "£4,500 for the"))).toMatchObject({ ok: false });
@@ -2198,7 +2199,6 @@ A secure portal for client intake. Fixed fee $11,500, 6 weeks, to be ordered in 
   });
 
   it("reads every figure of a total's sum under a label naming the currency ('5.5 Total — 8,40,000 + GST 18% (1,51,200) = 9,91,200'), and 'Base' as the subtotal before the tax (quote set fit2)", () => {
-    const total = (text: string) => reviewQuote(text, quoteRubric, noServices, url).consistency.find((c) => c.check === "total");
     const summed = "5. Price (INR, excl. GST)\n5.1 Discovery and field mapping — 60,000\n5.2 Extraction pipeline — 4,20,000\n5.3 Review screen — 2,10,000\n5.4 Tally integration — 1,50,000\n5.5 Total — 8,40,000 + GST 18% (1,51,200) = 9,91,200";
     expect(total(summed)).toMatchObject({ ok: true, message: expect.stringContaining("840000") });
     expect(total(summed.replace("— 1,50,000", "— 1,60,000"))).toMatchObject({ ok: false });

@@ -282,7 +282,9 @@ class SectionBuilder {
    */
   listItem(lines: string[], ordered: boolean, checked: boolean | undefined, holds = false, nested = false): void {
     // Markdown leaves a line break after an item's text when a list is nested in it: no line of its own.
-    const [first, ...more] = lines.map((l) => l.trim()).filter((l, i, all) => i === 0 || all.slice(i).some((after) => after !== ""));
+    const trimmed = lines.map((l) => l.trim());
+    while (trimmed.length > 1 && trimmed.at(-1) === "") trimmed.pop();
+    const [first, ...more] = trimmed;
     // "4. Acceptance." over its numbered points is a section heading, full stop and all, and so is
     // "6. Other terms" over what it holds, alone in its list or among numbered sections set apart by
     // blank lines, known name or not; a step with a name nobody knows ("1. Open Settings", "1. Went

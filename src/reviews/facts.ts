@@ -10,6 +10,8 @@ import { contentWords, HELP_ONLY } from "./quality.js";
  */
 // A month's name or its abbreviation, not a word it starts ("2-3 junior developers", "4 march-ready").
 export const MONTH = "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\b\\.?";
+/** A date in figures, day first or month first: "11.03.2025", "3/14/25", "11-03-2025" (a hyphen only with the full year: "10-12" is a range). */
+export const DAY_MONTH_YEAR = "\\b\\d{1,2}[./]\\d{1,2}[./]\\d{2,4}\\b|\\b\\d{1,2}-\\d{1,2}-\\d{4}\\b";
 const CURRENCY_SYMBOLS = "€|\\$|£|₹|¥";
 // Codes that are no English word ("TRY", "PHP", "COP", "RUB" are: "try 3 times", "PHP 8.2", "rub 2 coats").
 const CURRENCY_ISO = "EUR|USD|GBP|CHF|AUD|CAD|SEK|NOK|DKK|PLN|INR|JPY|CNY|SGD|HKD|NZD|ZAR|BRL|MXN|CZK|HUF|RON|AED|SAR|QAR|KWD|BHD|OMR|ILS|UAH|KRW|TWD|THB|MYR|IDR|VND|NGN|KES|EGP|ARS|CLP|ISK|BGN|RSD";
@@ -83,7 +85,7 @@ const RE = {
   amount: AMOUNT_PATTERN,
   percentage: /\b\d{1,3}(?:[.,]\d+)?\s?(?:%|percent\b)/i,
   date: new RegExp(
-    `\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b\\d{4}\\/\\d{1,2}\\/\\d{1,2}\\b|\\b\\d{1,2}[./]\\d{1,2}[./]\\d{2,4}\\b|\\b\\d{1,2}-\\d{1,2}-\\d{4}\\b|\\b${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?\\b|\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH}|\\b${MONTH}\\s+\\d{4}\\b|\\bQ[1-4]\\s*\\d{4}\\b|\\b(?:weeks?|sprints?|months?)\\s+\\d+(?:\\s*(?:-|–|to|and)\\s*\\d+)?\\b|\\b(?:monday|tuesday|wednesday|thursday|friday|end of (?:the )?(?:week|month|quarter|year|sprint)|next (?:week|month|sprint|release))\\b`,
+    `\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b\\d{4}\\/\\d{1,2}\\/\\d{1,2}\\b|${DAY_MONTH_YEAR}|\\b${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?\\b|\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH}|\\b${MONTH}\\s+\\d{4}\\b|\\bQ[1-4]\\s*\\d{4}\\b|\\b(?:weeks?|sprints?|months?)\\s+\\d+(?:\\s*(?:-|–|to|and)\\s*\\d+)?\\b|\\b(?:monday|tuesday|wednesday|thursday|friday|end of (?:the )?(?:week|month|quarter|year|sprint)|next (?:week|month|sprint|release))\\b`,
     "i",
   ),
   // "net 30" is a payment period: thirty days.

@@ -1,6 +1,6 @@
 import type { QuoteRubric, Service } from "../catalog/types.js";
 import { judge, publicCriterion, score, tooVague, type Assessment, type Judgement, type PublicCriterion } from "./assess.js";
-import { ABBREVIATIONS, AMOUNT_PATTERN, COLUMNS, CURRENCY_SIGN, findFact, MONTH } from "./facts.js";
+import { ABBREVIATIONS, AMOUNT_PATTERN, COLUMNS, CURRENCY_SIGN, DAY_MONTH_YEAR, findFact, MONTH } from "./facts.js";
 import { normalize } from "./formats.js";
 import { leftIn } from "./quality.js";
 
@@ -138,7 +138,7 @@ function amounts(text: string): Amount[] {
 }
 
 const UNIT = "(?:[\\p{L}-]+\\s+){0,2}?(?:days?|hours?|hrs?|weeks?|months?|sprints?|licen[cs]es?|seats?|users?|units?|pages?|items?)";
-// "= ", ", which comes to ", ", which gives a fixed price of ", ", total ": what leads to the result.
+// "= ", ", which comes to ", ", which gives a fixed price of ", ", making ": what leads to the result.
 const RESULT_IS = "(?:\\s*(?:=|→|:)|,?\\s*(?:which\\s+)?(?:comes?|amounts?)\\s+to|,?\\s*(?:which\\s+)?(?:gives?|makes?)\\s+(?:(?:a|an|the)\\s+)?(?:(?:fixed|total|project)\\s+)?(?:price|fee|total|cost)\\s+of|,?\\s*(?:making|totall?ing|in total))";
 const AMOUNT = AMOUNT_PATTERN.source;
 /**
@@ -221,8 +221,10 @@ const SHARE_TAKEN_OF = /%\s+of\s+[^%\n]{0,40}?\b(?:total|price|fee|amount|sum)\b
 const TOTAL_ROW = /^[\s|*_]*(?:[\p{L}-]+\s+)?(?:sub-?)?total\b/iu;
 // The names of a sales tax, and the words that leave it out of an amount.
 const TAX_NAMES = "vat|tax|gst|hst|mwst|btw|iva|tva|moms|mva";
-/** "£3,250 per month + VAT for 6 months, total £18,500": the rate first, then how many times. */
-// A total with its tax ("total £23,400 incl. VAT") is not what the months make.
+/**
+ * "£3,250 per month + VAT for 6 months, total £18,500": the rate first, then how many times. A
+ * total with its tax ("total £23,400 incl. VAT") is not what the months make.
+ */
 const RATE_FIRST = new RegExp(`(?<rate>${AMOUNT})\\s*(?:per|/|a|an)\\s*(?<per>day|hour|week|month|sprint)s?\\b(?:\\s*\\+\\s*(?:${TAX_NAMES}))?,?\\s+for\\s+(?<count>\\d{1,3})\\s+(?<counted>days|hours|weeks|months|sprints)\\b(?:${RESULT_IS}|,?\\s*total)\\s*(?<result>${AMOUNT})(?![\\d.,'])(?!\\s*(?:incl|including|inclusive|gross|with (?:${TAX_NAMES})))`, "giu");
 const LEAVING_OUT = "excl\\.?|excluding|exclusive of|ex\\.?|net of|before";
 // "Instalments (excl. GST): NZ$24,000 on discovery sign-off": what the amounts leave out is no tax line.
@@ -435,12 +437,11 @@ export function consistency(all: string, priceText: string, paymentText: string,
 
 /** The share an instalment's amount is stated for, just before it and with no other figure between ("30% at signing (€6,480)"). */
 function shareBefore(a: Amount): number | undefined {
-  // Only the words just before it: a line of thousands of amounts stays linear.
+  // Only the words just before it, so a line of thousands of amounts stays linear; a share the
+  // window cuts ("...5%") is none. "50% of the design fee (€5,000)" is a share of one item, and in
+  // "€4,350 upon signing (30%) / €5,800" the share before this amount is the last one's.
   const before = a.line.slice(Math.max(0, a.at - 40), a.at);
   const share = [...before.matchAll(/\b(\d{1,3}(?:[.,]\d+)?)\s?%/g)].at(-1);
-  // A share cut by the window's edge ("...5%") is none.
-  // "50% of the design fee (€5,000)" is a share of one item; "€4,350 upon signing (30%) / €5,800" gives
-  // the share after its amount, so the one before this amount is the last one's.
   if (!share || (share.index === 0 && a.at > 40) || /\d|\bof\b|[)/;,]/.test(before.slice(share.index + share[0].length))) return undefined;
   return Number(share[1]!.replace(",", "."));
 }
@@ -622,7 +623,7 @@ function bounded(found: Judgement, scopeId: string | undefined, text: string, fl
 // "Spring 2027, roughly 10–12 weeks once we have a team slot", "Q3 2025": a season, a quarter or a
 // span of weeks, with no date and no fixed duration, is no schedule to sign.
 const LOOSE_TIME = /\b(?:spring|summer|autumn|fall|winter)\b(?=,?\s+\d{4})|\b(?:in|by|early|late|mid|this|next)[- ](?:spring|summer|autumn|fall|winter)\b(?! boot)|\b(?:q[1-4]|h[12]|(?:first|second|1st|2nd) half|(?:early|mid|late)[- ](?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*)\b|\b\d+\s?(?:[–-]|to)\s?\d+\s?(?:working |business )?(?:days|weeks|months|sprints)\b/i;
-const EXACT_DATE = new RegExp(`\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b\\d{1,2}[./]\\d{1,2}[./]\\d{2,4}\\b|\\b\\d{1,2}-\\d{1,2}-\\d{4}\\b|\\b${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?\\b|\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH}`, "i");
+const EXACT_DATE = new RegExp(`\\b\\d{4}-\\d{2}-\\d{2}\\b|${DAY_MONTH_YEAR}|\\b${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?\\b|\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH}`, "i");
 const EXACT_DURATION = new RegExp(`(?<!\\d\\s?(?:[–-]|to)\\s?)\\b(?:\\d+|${COUNT_WORDS})[\\s-]?(?:working |business |calendar )?(?:days?|weeks?|months?|sprints?)\\b(?!\\s?(?:[–-]|to)\\s?\\d)`, "i");
 
 function scheduled(found: Judgement, timelineId: string | undefined): Judgement {

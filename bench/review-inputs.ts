@@ -57,6 +57,12 @@ const SHAPES: Record<string, string> = {
   "amounts between dashes": "€1 — ",
   "rows under a column header": "Item    Amount    Note\nDesign    €1    ok\n",
   "a header of many cells over two-cell rows": "wide header",
+  "words in open brackets": "a <b. ",
+  "rates told in prose": "€1 per month for 6 months, total €6, ",
+  "shares before amounts": "50% upfront = €1, ",
+  "a sum with '+' and '=' under a currency": "summed",
+  "chat lines without times": "lena: ok\n",
+  "labels over nested lists": "- Deliverables:\n  - the app\n",
 };
 
 // "a" then spaces to the end of one line, "1,1,1,...x" over a page footer, a long dictated clause
@@ -68,6 +74,7 @@ const fill = (unit: string, length: number) =>
   unit === "a b" ? `a${" ".repeat(length - 2)}b`
   : unit === "61 words" ? `${WORDS_61}${" ".repeat(length - WORDS_61.length - 4)} end`
   : unit === "[1" ? `[${"1".repeat(length - 1)}`
+  : unit === "summed" ? `## Price (EUR)\n${"1,000 + ".repeat(Math.floor((length - 30) / 8))}= 2,000`
   : unit === "wide header" ? `${"ab   ".repeat(Math.floor(length / 10))}\n${"x   y\n".repeat(Math.floor(length / 12))}`.slice(0, length)
   : unit === "1," ? unit.repeat(Math.ceil(length / 2)).slice(0, length - FOOTER.length) + FOOTER
   : unit.repeat(Math.ceil(length / unit.length)).slice(0, length - 3) + (unit === " " ? "- b" : "end");

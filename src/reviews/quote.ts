@@ -195,8 +195,9 @@ function valueOf(amount: string): number {
 function computations(text: string): { stated: number; computed: number; found: string }[] {
   const singular = (word: string | undefined) => word?.toLowerCase().replace(/s$/, "");
   const flat = text.replace(/[ \t]+/g, " ");
-  // "€720 per day for 4 weeks" counts in another unit than it is priced in: nothing to check.
-  const rateFirst = [...flat.matchAll(RATE_FIRST)]
+  // "€720 per day for 4 weeks" counts in another unit than it is priced in: nothing to check. A
+  // text with no "for <count>" has none, and a run of figures is not searched for one.
+  const rateFirst = (/\bfor \d/i.test(flat) ? [...flat.matchAll(RATE_FIRST)] : [])
     .filter((m) => singular(m.groups!.per) === singular(m.groups!.counted))
     .map((m) => ({ stated: valueOf(m.groups!.result!), computed: Number(m.groups!.count) * valueOf(m.groups!.rate!), found: m[0].replace(/\s+/g, " ").trim() }));
   return [...flat.matchAll(COMPUTATION)].map((m) => {
